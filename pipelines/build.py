@@ -1,0 +1,193 @@
+"""`classement build`: materialise every asset in-process into a staging copy of the
+warehouse, then swap it in. A failed build leaves the previous warehouse untouched."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import dagster as dg
+import polars as pl
+
+from pipelines.resources import WarehouseResource
+from pipelines.warehouse import Warehouse
+
+Printer = Callable[[str], None]
+
+
+@dataclass
+class BuildSummary:
+    warehouse: Path
+    ingested: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    row_counts: dict[str, int] = field(default_factory=dict)
+    seasons_built: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def exit_status(self) -> int:
+        """0 when every export loaded; 1 when any was rejected (so a scheduler notices)."""
+        return 1 if self.rejected else 0
+
+
+class _ProgressHandler(logging.Handler):
+    """Prints one line per finished step of a run, from Dagster's structured events."""
+
+    def __init__(self, emit: Printer) -> None:
+        super().__init__(level=logging.DEBUG)
+        self._emit = emit
+        self._started: dict[str, float] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        event = getattr(record, "dagster_event", None)
+        if event is None:
+            return
+        kind = event.event_type_value
+        step = event.step_key or ""
+        if kind == "STEP_START":
+            self._started[step] = time.perf_counter()
+        elif kind == "STEP_SUCCESS":
+            took = time.perf_counter() - self._started.get(step, time.perf_counter())
+            self._emit(f"  ✓ {step} ({took:.1f} s)")
+        elif kind == "STEP_FAILURE":
+            self._emit(f"  ✗ {step} failed")
+        elif kind == "ASSET_CHECK_EVALUATION":
+            data = event.event_specific_data
+            if data is not None and not data.passed:
+                self._emit(
+                    f"  ! check {data.asset_key.to_user_string()}:{data.check_name} did not pass"
+                )
+
+
+def _progress_logger(emit: Printer) -> dg.LoggerDefinition:
+    @dg.logger
+    def progress(_init_context: dg.InitLoggerContext) -> logging.Logger:
+        log = logging.getLogger("classement.build.progress")
+        log.handlers = [_ProgressHandler(emit)]
+        log.setLevel(logging.DEBUG)
+        log.propagate = False
+        return log
+
+    return progress
+
+
+_QUIET = {"loggers": {"progress": {}}}
+
+
+def _definitions() -> dg.Definitions:
+    from pipelines.definitions import defs
+
+    return defs
+
+
+def stale_seasons(warehouse: Warehouse) -> list[str]:
+    """Seasons whose inputs changed since their partition was last built, in order."""
+    tables = set(warehouse.tables())
+    if "season_fingerprints" not in tables:
+        return []
+    if "season_builds" not in tables:
+        return warehouse.read("SELECT season FROM season_fingerprints ORDER BY season")[
+            "season"
+        ].to_list()
+    return warehouse.read(
+        "SELECT f.season FROM season_fingerprints f LEFT JOIN season_builds b "
+        "ON f.season = b.season WHERE b.fingerprint IS DISTINCT FROM f.fingerprint "
+        "ORDER BY f.season"
+    )["season"].to_list()
+
+
+def record_season_build(warehouse: Warehouse, season: str) -> None:
+    """Remember the fingerprint a season was built from (see `stale_seasons`)."""
+    built = warehouse.read(
+        "SELECT season, fingerprint FROM season_fingerprints WHERE season = ?", [season]
+    )
+    warehouse.replace_partition("season_builds", built, "season", season)
+
+
+def run_build(
+    raw_dir: Path,
+    warehouse_path: Path,
+    reports_dir: Path,
+    *,
+    emit: Printer = print,
+    instance: dg.DagsterInstance | None = None,
+) -> BuildSummary:
+    """Ingest `raw_dir` and materialise every asset; swap the warehouse in on success."""
+    started = time.perf_counter()
+    if not raw_dir.is_dir():
+        raise FileNotFoundError(f"raw folder {raw_dir} does not exist")
+    warehouse_path.parent.mkdir(parents=True, exist_ok=True)
+    staging = warehouse_path.with_name(warehouse_path.name + ".building")
+    for leftover in (staging, staging.with_name(staging.name + ".wal")):
+        leftover.unlink(missing_ok=True)
+    if warehouse_path.exists():
+        shutil.copy2(warehouse_path, staging)
+
+    resource = WarehouseResource(
+        raw_dir=str(raw_dir), warehouse_path=str(staging), reports_dir=str(reports_dir)
+    )
+    project = _definitions()
+    defs = dg.Definitions(
+        assets=project.assets,
+        asset_checks=project.asset_checks,
+        jobs=project.jobs,
+        resources={"warehouse": resource},
+        loggers={"progress": _progress_logger(emit)},
+    )
+    instance = instance or dg.DagsterInstance.ephemeral()
+    try:
+        emit(f"Ingesting {raw_dir} …")
+        defs.resolve_job_def("build_ratings").execute_in_process(
+            instance=instance, run_config=_QUIET
+        )
+        seasons = stale_seasons(resource.warehouse)
+        season_job = defs.resolve_job_def("build_season")
+        for season in seasons:
+            emit(f"Season {season} …")
+            season_job.execute_in_process(
+                instance=instance, partition_key=season, run_config=_QUIET
+            )
+            record_season_build(resource.warehouse, season)
+        site_job = defs.resolve_job_def("build_site")
+        if site_job.nodes:
+            emit("Site …")
+            site_job.execute_in_process(instance=instance, run_config=_QUIET)
+        os.replace(staging, warehouse_path)
+    except BaseException:
+        staging.unlink(missing_ok=True)
+        raise
+
+    final = Warehouse(warehouse_path)
+    log = final.table("ingest_log")
+    rejected = log.filter(pl.col("status") == "rejected")
+    return BuildSummary(
+        warehouse=warehouse_path,
+        ingested=log.height - rejected.height,
+        rejected=list(zip(rejected["path"].to_list(), rejected["message"].to_list(), strict=True)),
+        row_counts=final.row_counts(),
+        seasons_built=seasons,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:
+    w = (out or sys.stdout).write
+    w("\nRésumé / summary\n")
+    w(f"  warehouse: {summary.warehouse}\n")
+    w(f"  files ingested: {summary.ingested}, rejected: {len(summary.rejected)}\n")
+    for path, message in summary.rejected:
+        w(f"    ✗ {path}: {message}\n")
+    if summary.seasons_built:
+        w(f"  seasons built: {', '.join(summary.seasons_built)}\n")
+    w("  tables:\n")
+    width = max((len(n) for n in summary.row_counts), default=0)
+    for name, count in summary.row_counts.items():
+        w(f"    {name:<{width}}  {count:>9,d} rows\n")
+    w(f"  done in {summary.seconds:.1f} s\n")

@@ -1,0 +1,31 @@
+"""The `classement` command: one sub-command per module of `pipelines.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+import pipelines.commands
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="classement",
+        description="Ratings and classifications of the francophone Scrabble federations.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(pipelines.commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"pipelines.commands.{info.name}")
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

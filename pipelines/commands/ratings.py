@@ -1,0 +1,171 @@
+"""`classement elo` (the calculator of [003]) and `classement cote explain PLAYER_ID`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipelines.reference.classique import load_elo_params, load_elo_presets
+from pipelines.resources import DEFAULT_WAREHOUSE, REFERENCE_DIR
+from pipelines.warehouse import Warehouse
+from transforms.elo import EloCurve, curve_for, elo_change
+
+RESULT_LABELS = {"win": "victoire", "draw": "nulle", "loss": "défaite"}
+RESULT_SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    elo_p = subparsers.add_parser(
+        "elo",
+        help="Elo calculator: expected score and rating change of one game",
+        description="Expected score, win-probability framing and Elo change of one game "
+        "(RULES §2). Defaults come from data/reference/elo.yaml.",
+    )
+    elo_p.add_argument("--rating", type=float, required=True, help="your rating")
+    elo_p.add_argument("--opponent", type=float, required=True, help="the opponent's rating")
+    elo_p.add_argument("--result", choices=list(RESULT_SCORES), required=True)
+    elo_p.add_argument("--k", type=float, default=None, help="K factor (default: elo.yaml)")
+    elo_p.add_argument("--curve", choices=["base10", "logistic"], default=None)
+    elo_p.add_argument(
+        "--scale",
+        type=float,
+        default=None,
+        help="curve scale (default: that of the first elo.yaml preset using the curve)",
+    )
+    elo_p.add_argument(
+        "--cap", type=float, default=None, help="count a larger difference as this (FIDE: 400)"
+    )
+    elo_p.add_argument("--json", action="store_true", help="print exact values as JSON")
+    elo_p.set_defaults(func=run_elo)
+
+    cote_p = subparsers.add_parser("cote", help="The classique cote (RULES §1)")
+    cote_sub = cote_p.add_subparsers(dest="cote_command", required=True, metavar="ACTION")
+    explain = cote_sub.add_parser(
+        "explain",
+        help="print a player's cote history, tournament by tournament",
+        description="Each classique tournament of the player: date, tournament, cote before, "
+        "rank/N, PE, B, PJ raw→clamped, cote after.",
+    )
+    explain.add_argument("player_id")
+    explain.add_argument("--warehouse", type=Path, default=DEFAULT_WAREHOUSE)
+    explain.set_defaults(func=run_cote_explain)
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}"
+
+
+def run_elo(args: argparse.Namespace) -> int:
+    default = load_elo_params(REFERENCE_DIR)
+    kind = args.curve or default.curve.kind
+    if args.scale is not None:
+        curve = EloCurve(kind=kind, scale=args.scale)
+    else:
+        curve = curve_for(kind, list(load_elo_presets(REFERENCE_DIR).values()))
+    if curve.scale <= 0:
+        print("erreur : l'échelle de la courbe doit être positive", file=sys.stderr)
+        return 2
+    k = args.k if args.k is not None else default.k.k_default
+    expected, delta = elo_change(args.rating, args.opponent, args.result, k, curve, args.cap)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "rating": args.rating,
+                    "opponent": args.opponent,
+                    "difference": args.rating - args.opponent,
+                    "result": args.result,
+                    "score": RESULT_SCORES[args.result],
+                    "k": k,
+                    "curve": curve.kind,
+                    "scale": curve.scale,
+                    "cap_difference": args.cap,
+                    "expected": expected,
+                    "delta": delta,
+                    "rating_after": args.rating + delta,
+                },
+                ensure_ascii=False,
+            )
+        )
+        return 0
+    diff = args.rating - args.opponent
+    print(f"Classement : {args.rating:g}   adversaire : {args.opponent:g}   écart : {diff:+g}")
+    print(f"Courbe : {curve.kind}, échelle {curve.scale:g}   K = {k:g}")
+    print(f"Score attendu : {expected:.2f} ({expected:.4f})")
+    print(f"Probabilité de gain (score attendu, une nulle valant ½) : {100 * expected:.1f} %")
+    print(
+        f"Résultat : {RESULT_LABELS[args.result]} (S = {RESULT_SCORES[args.result]:g})   "
+        f"variation : {_signed(delta)}   nouveau classement : {args.rating + delta:.1f}"
+    )
+    return 0
+
+
+def run_cote_explain(args: argparse.Namespace) -> int:
+    wh = Warehouse(Path(args.warehouse))
+    if not wh.exists():
+        print(
+            f"erreur : l'entrepôt {args.warehouse} n'existe pas (lancez d'abord le calcul)",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        tables = wh.tables()
+    except duckdb.Error as exc:
+        print(f"erreur : impossible d'ouvrir l'entrepôt {args.warehouse} : {exc}", file=sys.stderr)
+        return 1
+    if "cote_history" not in tables:
+        print(
+            f"erreur : l'entrepôt {args.warehouse} n'a pas de table cote_history "
+            "(matérialisez l'asset cote_history)",
+            file=sys.stderr,
+        )
+        return 1
+    counts = (
+        "JOIN (SELECT tournament_id, count(*) AS n FROM cote_history GROUP BY tournament_id) "
+        "c USING (tournament_id) "
+    )
+    if "tournaments" in tables:
+        sql = (
+            "SELECT h.*, c.n, t.end_date, t.tournament_name FROM cote_history h "
+            + counts
+            + "LEFT JOIN tournaments t USING (tournament_id) WHERE h.player_id = ? "
+            "ORDER BY t.end_date, coalesce(t.start_date, t.end_date), h.tournament_id"
+        )
+    else:
+        sql = (
+            "SELECT h.*, c.n, NULL AS end_date, NULL AS tournament_name FROM cote_history h "
+            + counts
+            + "WHERE h.player_id = ? ORDER BY h.tournament_id"
+        )
+    rows = wh.read(sql, [args.player_id])
+    if rows.height == 0:
+        print(f"joueur inconnu : {args.player_id} (aucun tournoi classique coté)", file=sys.stderr)
+        return 1
+    print(f"Cote de {_player_label(wh, tables, args.player_id)} — {rows.height} tournoi(s)")
+    for r in rows.iter_rows(named=True):
+        name = r["tournament_name"] or r["tournament_id"]
+        pj = f"{r['pj_raw']:+d}" if r["pj_raw"] == r["pj"] else f"{r['pj_raw']:+d}→{r['pj']:+d}"
+        print(
+            f"{r['end_date'] or '?'}  {name} ({r['tournament_id']})  "
+            f"cote {r['cote_before']}  place {r['rank']}/{r['n']}  "
+            f"PE {r['pe']:+d}  B {r['bonus']:+d}  PJ {pj}  → {r['cote_after']}"
+        )
+    return 0
+
+
+def _player_label(wh: Warehouse, tables: list[str], player_id: str) -> str:
+    if "players" not in tables:
+        return player_id
+    found: pl.DataFrame = wh.read(
+        "SELECT first_name, last_name FROM players WHERE player_id = ?", [player_id]
+    )
+    if found.height == 0:
+        return player_id
+    first, last = found.row(0)
+    name = " ".join(x for x in (first, last) if x)
+    return f"{name} ({player_id})" if name else player_id

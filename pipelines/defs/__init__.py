@@ -1,0 +1,1 @@
+"""The Dagster code location, one folder per domain, autoloaded by `pipelines.definitions`."""

@@ -1,0 +1,1 @@
+"""Classique ratings: cote, Elo, rankings and classique series (RULES §1, §2)."""

@@ -1,0 +1,121 @@
+"""Ingest: raw tournament exports → the warehouse's base tables."""
+
+from collections.abc import Iterator
+
+import dagster as dg
+import polars as pl
+
+from pipelines.ingest.batch import ingest_files, season_fingerprints
+from pipelines.ingest.raw import quarantine, read_raw
+from pipelines.partitions import season_partitions
+from pipelines.reference.seasons import load_season_start
+from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+
+TABLE_DESCRIPTIONS = {
+    "ingest_log": "One row per raw export: path, content hash, status (ingested/rejected), "
+    "rows, and for a rejected file the message naming file, row and column.",
+    "tournaments": "One row per tournament with its details and season, in event order.",
+    "players": "One row per player: the latest details written by organisers, and activity.",
+    "results": "One row per player per tournament: rank, series held that day, scores.",
+    "games": "One row per game of classique and DCDL tournaments (empty opponent = bye).",
+    "rating_lists": "The federations' official rating lists used as starting points.",
+    "season_fingerprints": "A hash per season of the inputs its computations read.",
+}
+
+
+def _specs() -> list[dg.AssetSpec]:
+    return [
+        dg.AssetSpec(name, description=text, group_name="ingest", kinds={"duckdb", "polars"})
+        for name, text in TABLE_DESCRIPTIONS.items()
+    ]
+
+
+def _checks() -> list[dg.AssetCheckSpec]:
+    return [
+        dg.AssetCheckSpec(
+            "no_rejected_files",
+            asset="ingest_log",
+            description="Every raw export was ingested; a rejected file is a warning to act on.",
+        ),
+        dg.AssetCheckSpec(
+            "every_tournament_has_a_winner",
+            asset="results",
+            description="Each tournament's best place is 1.",
+        ),
+        dg.AssetCheckSpec(
+            "games_only_between_listed_players",
+            asset="games",
+            description="Every game's players are in that tournament's results.",
+        ),
+    ]
+
+
+@dg.multi_asset(
+    specs=_specs(),
+    check_specs=_checks(),
+    pool=WAREHOUSE_POOL,
+    can_subset=False,
+)
+def ingest(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+    """Read every export of the raw folder, reject bad files whole (copied to the
+    quarantine folder with the reason) and replace the base tables in one transaction."""
+    files = read_raw(warehouse.raw)
+    result = ingest_files(files, season_start=load_season_start(warehouse.reference))
+    quarantined = quarantine(result.rejected, files, warehouse.quarantine)
+    for path, message in sorted(result.rejected.items()):
+        context.log.warning(f"rejected: {message} (copied to {quarantined[path]})")
+
+    tables = {"ingest_log": result.log, **result.tables}
+    tables["season_fingerprints"] = season_fingerprints(result.tables)
+    warehouse.warehouse.replace_tables(tables)
+
+    seasons = tables["season_fingerprints"]["season"].to_list()
+    known = set(context.instance.get_dynamic_partitions(season_partitions.name))
+    new = [s for s in seasons if s not in known]
+    if new:
+        context.instance.add_dynamic_partitions(season_partitions.name, new)
+
+    for name in TABLE_DESCRIPTIONS:
+        frame = tables[name]
+        meta: dict[str, object] = {"dagster/row_count": frame.height}
+        if name == "ingest_log":
+            meta["rejected"] = len(result.rejected)
+        yield dg.MaterializeResult(asset_key=name, metadata=meta)  # type: ignore[arg-type]
+
+    yield dg.AssetCheckResult(
+        check_name="no_rejected_files",
+        asset_key="ingest_log",
+        passed=not result.rejected,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"rejected": dg.MetadataValue.md(_rejected_md(result.rejected))},
+    )
+    best = result.tables["results"].group_by("tournament_id").agg(pl.col("rank").min())
+    no_winner = best.filter(pl.col("rank") != 1)["tournament_id"].sort().to_list()
+    yield dg.AssetCheckResult(
+        check_name="every_tournament_has_a_winner",
+        asset_key="results",
+        passed=not no_winner,
+        metadata={"tournaments_without_a_first_place": ", ".join(no_winner) or "none"},
+    )
+    roster = result.tables["results"].select("tournament_id", "player_id")
+    games = result.tables["games"]
+    strays = pl.concat(
+        [
+            games.select("tournament_id", pl.col(c).alias("player_id")).drop_nulls()
+            for c in ("player_id", "opponent_id")
+        ]
+    ).join(roster, on=["tournament_id", "player_id"], how="anti")
+    yield dg.AssetCheckResult(
+        check_name="games_only_between_listed_players",
+        asset_key="games",
+        passed=strays.height == 0,
+        metadata={"unknown_players": strays.height},
+    )
+
+
+def _rejected_md(rejected: dict[str, str]) -> str:
+    if not rejected:
+        return "No file rejected."
+    return "\n".join(f"- {message}" for _, message in sorted(rejected.items()))

@@ -1,0 +1,92 @@
+"""Jobs, the nightly schedule and the sensors that start runs."""
+
+import dagster as dg
+
+from pipelines.ingest.raw import fingerprint, folder_digest
+from pipelines.partitions import SEASON_GROUPS, SITE_GROUPS
+from pipelines.resources import WarehouseResource
+
+build_ratings = dg.define_asset_job(
+    "build_ratings",
+    selection=dg.AssetSelection.all()
+    - dg.AssetSelection.groups(*SEASON_GROUPS)
+    - dg.AssetSelection.groups(*SITE_GROUPS),
+    description="Ingest the raw folder and compute every asset computed over all seasons "
+    "at once (classique ratings, rankings).",
+)
+
+build_season = dg.define_asset_job(
+    "build_season",
+    selection=dg.AssetSelection.groups(*SEASON_GROUPS),
+    description="Compute one season's series, classifications and reports.",
+)
+
+nightly_build = dg.ScheduleDefinition(
+    name="nightly_build",
+    job=build_ratings,
+    cron_schedule="0 2 * * *",
+    execution_timezone="Europe/Paris",
+    description="Full rebuild every night at 02:00 (Paris); the season sensor then "
+    "brings every season whose inputs changed up to date.",
+)
+
+
+@dg.sensor(
+    job=build_ratings,
+    minimum_interval_seconds=60,
+    description="Starts a build when an export is added, changed, renamed or removed in "
+    "the raw folder (keyed on the content hash of the whole folder).",
+)
+def raw_exports_sensor(
+    context: dg.SensorEvaluationContext, warehouse: WarehouseResource
+) -> dg.SensorResult | dg.SkipReason:
+    hashes = fingerprint(warehouse.raw)
+    digest = folder_digest(hashes)
+    if digest == context.cursor:
+        return dg.SkipReason(f"no change in {len(hashes)} exports")
+    return dg.SensorResult(
+        run_requests=[dg.RunRequest(run_key=digest, tags={"classement/raw_digest": digest[:16]})],
+        cursor=digest,
+    )
+
+
+@dg.sensor(
+    job=build_season,
+    minimum_interval_seconds=60,
+    description="Builds, one at a time and in order, each season whose inputs changed "
+    "since it was last built (season fingerprints written by the ingest).",
+)
+def stale_season_sensor(
+    context: dg.SensorEvaluationContext, warehouse: WarehouseResource
+) -> dg.RunRequest | dg.SkipReason:
+    from pipelines.build import stale_seasons
+
+    if not warehouse.warehouse.exists():
+        return dg.SkipReason("no warehouse yet")
+    stale = stale_seasons(warehouse.warehouse)
+    if not stale:
+        return dg.SkipReason("every season is up to date")
+    runs = context.instance.get_run_records(
+        dg.RunsFilter(
+            job_name="build_season",
+            statuses=[
+                dg.DagsterRunStatus.QUEUED,
+                dg.DagsterRunStatus.STARTING,
+                dg.DagsterRunStatus.STARTED,
+            ],
+        ),
+        limit=1,
+    )
+    if runs:
+        return dg.SkipReason("a season run is in progress")
+    fingerprints = warehouse.warehouse.read(
+        "SELECT fingerprint FROM season_fingerprints WHERE season = ?", [stale[0]]
+    )
+    return dg.RunRequest(run_key=f"{stale[0]}:{fingerprints.item()}", partition_key=stale[0])
+
+
+build_site = dg.define_asset_job(
+    "build_site",
+    selection=dg.AssetSelection.groups(*SITE_GROUPS),
+    description="Gather every season: the reports' index page and the player pages.",
+)

@@ -1,0 +1,1 @@
+"""Duplicate series (RULES §3): event percentages, standings, barres d'accès, provisional."""

@@ -1,0 +1,321 @@
+"""From the raw folder's files to the warehouse's ingest tables.
+
+`ingest_files` takes every file's bytes (never touching the files themselves), reads and
+checks them all, and returns the tables plus one `ingest_log` row per file. A file with
+any error is rejected whole; every other file loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+import polars as pl
+
+from pipelines.ingest import validate
+from pipelines.ingest.errors import ExportError
+from pipelines.ingest.raw import COMPANION_SUFFIXES
+from pipelines.ingest.read import read_export
+from pipelines.ingest.schema import (
+    GAMES,
+    KINDS,
+    PUBLISHED_SERIES,
+    RATING_LIST,
+    RESULTS,
+    TOURNAMENT_COLUMNS,
+)
+from transforms.seasons import EVENT_ORDER, season_expr
+
+LOG_SCHEMA = {
+    "path": pl.String,
+    "sha256": pl.String,
+    "kinds": pl.String,
+    "status": pl.String,
+    "rows": pl.Int64,
+    "tournaments": pl.Int64,
+    "message": pl.String,
+}
+
+
+@dataclass
+class IngestResult:
+    tables: dict[str, pl.DataFrame]
+    log: pl.DataFrame
+    rejected: dict[str, str] = field(default_factory=dict)  # path -> message
+
+    @property
+    def ingested(self) -> int:
+        return self.log.filter(pl.col("status") == "ingested").height
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _tag(frame: pl.DataFrame, path: str) -> pl.DataFrame:
+    tagged = frame.with_columns(pl.lit(path).alias("_file"))
+    if "_where" not in tagged.columns:
+        tagged = tagged.with_columns(pl.lit(path).alias("_where"))
+    return tagged
+
+
+def _concat(frames: list[pl.DataFrame], kind_columns: tuple[str, ...]) -> pl.DataFrame:
+    schema = {c: pl.String for c in kind_columns} | {
+        "_row": pl.Int64,
+        "_file": pl.String,
+        "_where": pl.String,
+    }
+    if not frames:
+        return pl.DataFrame(schema=schema)
+    return pl.concat([f.select(list(schema)) for f in frames], how="vertical")
+
+
+def ingest_files(
+    files: Mapping[str, bytes], *, season_start: tuple[int, int] = (9, 1)
+) -> IngestResult:
+    """Read, check and assemble every raw export (keyed by its path relative to the raw folder)."""
+    paths = sorted(files)
+    companions = {p: files[p] for p in paths if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
+    rejected: dict[str, str] = {}
+    parsed: dict[str, dict[str, pl.DataFrame]] = {}
+    for path in paths:
+        if path in companions:
+            continue
+        try:
+            parsed[path] = read_export(files[path], path, companions)
+        except ExportError as err:
+            rejected[path] = str(err)
+
+    by_kind: dict[str, list[pl.DataFrame]] = {k.name: [] for k in (*KINDS, PUBLISHED_SERIES)}
+    for path, frames in parsed.items():
+        for kind_name, frame in frames.items():
+            by_kind[kind_name].append(_tag(frame, path))
+
+    results, results_type_errors = validate.type_frame(
+        _concat(by_kind["results"], RESULTS.columns), RESULTS
+    )
+    games, games_type_errors = validate.type_frame(_concat(by_kind["games"], GAMES.columns), GAMES)
+    ratings, ratings_type_errors = validate.type_frame(
+        _concat(by_kind["rating_list"], RATING_LIST.columns), RATING_LIST
+    )
+    published, published_type_errors = validate.type_frame(
+        _concat(by_kind["published_series"], PUBLISHED_SERIES.columns), PUBLISHED_SERIES
+    )
+    results = results.with_columns(pl.col("discipline").str.to_lowercase())
+
+    errors = [
+        results_type_errors,
+        validate.results_errors(results),
+        validate.tournament_owner_errors(results, "results"),
+        ratings_type_errors,
+        validate.rating_list_errors(ratings),
+        validate.rating_owner_errors(ratings),
+        games_type_errors,
+        validate.tournament_owner_errors(games, "games"),
+        published_type_errors,
+    ]
+    first = validate.first_error_per_file(errors)
+    bad = set(first["_file"].to_list()) | set(rejected)
+
+    # Games are checked against the results that load; a file rejected for its games takes
+    # its own results with it, which may in turn reject games of other files: repeat.
+    game_errors: list[pl.DataFrame] = []
+    while True:
+        roster = results.filter(~pl.col("_file").is_in(list(bad)))
+        found = validate.games_errors(games.filter(~pl.col("_file").is_in(list(bad))), roster)
+        newly = set(found["_file"].to_list()) - bad
+        if not newly:
+            break
+        game_errors.append(found)
+        bad |= newly
+    first = validate.first_error_per_file([first, *game_errors])
+    for row in first.iter_rows(named=True):
+        rejected.setdefault(row["_file"], _message(row))
+
+    good = [p for p in paths if p not in rejected]
+    results = results.filter(pl.col("_file").is_in(good))
+    games = games.filter(pl.col("_file").is_in(good))
+    ratings = ratings.filter(pl.col("_file").is_in(good))
+    published = published.filter(pl.col("_file").is_in(good))
+
+    tables = _assemble(results, games, ratings, season_start)
+    tables["published_series"] = _published(published, ratings)
+    log = _log(paths, files, parsed, rejected, results, companions)
+    return IngestResult(tables=tables, log=log, rejected=rejected)
+
+
+def _message(row: Mapping[str, object]) -> str:
+    return str(
+        ExportError(
+            str(row["_where"]),
+            str(row["message"]),
+            row=row["_row"],  # type: ignore[arg-type]
+            column=row["column"],  # type: ignore[arg-type]
+        )
+    )
+
+
+def _published(published: pl.DataFrame, ratings: pl.DataFrame) -> pl.DataFrame:
+    """The series a federation published, dated by the rating list of the same file."""
+    dates = ratings.select("_file", "_row", "as_of")
+    return (
+        published.join(dates, on=["_file", "_row"], how="left")
+        .sort(["as_of", "_file", "_row"])
+        .select("as_of", *PUBLISHED_SERIES.columns, pl.col("_file").alias("source_file"))
+    )
+
+
+def _assemble(
+    results: pl.DataFrame,
+    games: pl.DataFrame,
+    ratings: pl.DataFrame,
+    season_start: tuple[int, int],
+) -> dict[str, pl.DataFrame]:
+    tournaments = (
+        results.sort(["_file", "_row"])
+        .group_by("tournament_id", maintain_order=True)
+        .agg(
+            *[pl.col(c).drop_nulls().first() for c in TOURNAMENT_COLUMNS[1:]],
+            pl.len().cast(pl.Int64).alias("players"),
+            pl.col("_file").first().alias("source_file"),
+        )
+        .with_columns(pl.coalesce("start_date", "end_date").alias("start_date"))
+        .with_columns(season_expr(pl.col("end_date"), *season_start).alias("season"))
+        .select(
+            "tournament_id",
+            "tournament_name",
+            "discipline",
+            "start_date",
+            "end_date",
+            "season",
+            *TOURNAMENT_COLUMNS[5:],
+            "players",
+            "source_file",
+        )
+        .sort(EVENT_ORDER)
+    )
+    order = tournaments.select("tournament_id", pl.int_range(pl.len()).alias("_order"))
+    result_columns = [
+        "tournament_id",
+        "player_id",
+        "rank",
+        "federation",
+        "club",
+        "series",
+        "birth_year",
+        "score",
+        "wins",
+        "spread",
+        "duplicate_rank",
+    ]
+    results_out = (
+        results.join(order, on="tournament_id")
+        .sort(["_order", "rank", "player_id"])
+        .select(result_columns)
+    )
+    games_out = (
+        games.join(order, on="tournament_id")
+        .sort(["_order", "round", "player_id"])
+        .select(list(GAMES.columns))
+    )
+    ratings_out = ratings.sort(["as_of", "player_id", "_file"]).select(
+        *RATING_LIST.columns, pl.col("_file").alias("source_file")
+    )
+    players = _players(results, tournaments, ratings_out)
+    return {
+        "tournaments": tournaments,
+        "results": results_out,
+        "games": games_out,
+        "rating_lists": ratings_out,
+        "players": players,
+    }
+
+
+def _players(
+    results: pl.DataFrame, tournaments: pl.DataFrame, ratings: pl.DataFrame
+) -> pl.DataFrame:
+    """One row per player: the latest details written by organisers, and their activity."""
+    dated = results.join(
+        tournaments.select("tournament_id", "start_date", "end_date"), on="tournament_id"
+    ).sort(["end_date", "start_date", "tournament_id"])
+    latest = [
+        pl.col(c).drop_nulls().last().alias(c)
+        for c in ("last_name", "first_name", "federation", "club", "birth_year", "series")
+    ]
+    from_results = dated.group_by("player_id").agg(
+        *latest,
+        pl.col("end_date").min().alias("first_tournament_date"),
+        pl.col("end_date").max().alias("last_tournament_date"),
+        pl.len().cast(pl.Int64).alias("tournaments"),
+    )
+    only_listed = (
+        ratings.select("player_id")
+        .unique()
+        .join(from_results.select("player_id"), on="player_id", how="anti")
+    )
+    return (
+        pl.concat([from_results, only_listed], how="diagonal_relaxed")
+        .with_columns(pl.col("tournaments").fill_null(0))
+        .sort("player_id")
+        .select(
+            "player_id",
+            "last_name",
+            "first_name",
+            "federation",
+            "club",
+            "birth_year",
+            "series",
+            "first_tournament_date",
+            "last_tournament_date",
+            "tournaments",
+        )
+    )
+
+
+def _log(
+    paths: list[str],
+    files: Mapping[str, bytes],
+    parsed: Mapping[str, Mapping[str, pl.DataFrame]],
+    rejected: Mapping[str, str],
+    results: pl.DataFrame,
+    companions: Mapping[str, bytes],
+) -> pl.DataFrame:
+    tournaments_per_file = dict(
+        results.group_by("_file").agg(pl.col("tournament_id").n_unique()).iter_rows()
+    )
+    rows = []
+    for path in paths:
+        frames = parsed.get(path, {})
+        kinds = "companion" if path in companions else "+".join(sorted(frames)) or None
+        rows.append(
+            {
+                "path": path,
+                "sha256": sha256(files[path]),
+                "kinds": kinds,
+                "status": "rejected" if path in rejected else "ingested",
+                "rows": sum(f.height for f in frames.values()),
+                "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
+                "message": rejected.get(path),
+            }
+        )
+    return pl.DataFrame(rows, schema=LOG_SCHEMA)
+
+
+def season_fingerprints(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """A hash per season of everything a season's computation reads: its tournaments,
+    results and games, chained with the previous season's hash and the rating lists, so a
+    change in an earlier season (or in a list) changes every later fingerprint."""
+    tournaments = tables["tournaments"]
+    chain = hashlib.sha256(tables["rating_lists"].write_csv().encode()).hexdigest()
+    rows = []
+    for season in sorted(tournaments["season"].unique().to_list()):
+        ids = tournaments.filter(pl.col("season") == season)["tournament_id"]
+        digest = hashlib.sha256(chain.encode())
+        for name in ("tournaments", "results", "games"):
+            part = tables[name].filter(pl.col("tournament_id").is_in(ids.implode()))
+            digest.update(part.write_csv().encode())
+        chain = digest.hexdigest()
+        rows.append({"season": season, "fingerprint": chain})
+    return pl.DataFrame(rows, schema={"season": pl.String, "fingerprint": pl.String})

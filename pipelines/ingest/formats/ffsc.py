@@ -1,0 +1,190 @@
+"""The French federation's (FFSc) national ranking export.
+
+A `;`-separated CSV, Windows-1252/Latin-1 unless it is valid UTF-8, with the header::
+
+    place;joueur;licence;categorie;serie;club;point;ps1;ps2;ps3;pp4;serie_potentielle
+
+`joueur` is `NOM Prénom`: the leading upper-case words are the last name, the rest the
+first name (`LE GALL Marie-Hélène` → `LE GALL` / `Marie-Hélène`; when every word is upper
+case, the last word is the first name). The points columns use decimal commas, which
+become dots; places may carry an `ex` (ex aequo) suffix, dropped. Columns may come in any
+order; other columns are ignored.
+
+The list's date (`as_of`) is the `as_of` argument when given, else a date in the file
+name (`classement_2019-06-30.csv`, `classement_20190630.csv`, `..._2019_06_30...`);
+without either, the file is refused. Two frames come out:
+
+- `rating_list`: `player_id` = licence, `as_of`, `series` = serie (cote/elo null);
+- `published_series`: `player_id, last_name, first_name, place, category, series, club,
+  points, ps1, ps2, ps3, pp4, potential_series` (strings) and `_row`.
+
+`results` and `games` are returned empty, with their canonical columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from pathlib import PurePath
+
+import polars as pl
+
+from pipelines.ingest.errors import ExportError
+from pipelines.ingest.formats import decode_text, string_frame
+from pipelines.ingest.schema import GAMES, RATING_LIST, RESULTS
+
+HEADER = (
+    "place",
+    "joueur",
+    "licence",
+    "categorie",
+    "serie",
+    "club",
+    "point",
+    "ps1",
+    "ps2",
+    "ps3",
+    "pp4",
+    "serie_potentielle",
+)
+PUBLISHED_SERIES_COLUMNS = (
+    "player_id",
+    "last_name",
+    "first_name",
+    "place",
+    "category",
+    "series",
+    "club",
+    "points",
+    "ps1",
+    "ps2",
+    "ps3",
+    "pp4",
+    "potential_series",
+)
+_DECIMAL_COLUMNS = {"point": "points", "ps1": "ps1", "ps2": "ps2", "ps3": "ps3", "pp4": "pp4"}
+_DECIMAL = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+_PLACE = re.compile(r"^(\d+)\s*(?:ex|e|er|ère)?\.?$", re.IGNORECASE)
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
+
+
+def detect(data: bytes, name: str) -> bool:
+    """A CSV whose first line is the FFSc ranking header."""
+    first = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
+    cells = {c.strip().strip(b'"') for c in first.split(b";")}
+    return {h.encode() for h in HEADER} <= cells
+
+
+def date_from_name(name: str) -> dt.date | None:
+    """The date a file name carries (`classement_2019-06-30.csv`), if any."""
+    for match in _NAME_DATE.finditer(PurePath(name).name):
+        try:
+            return dt.date(*(int(g) for g in match.groups()))
+        except ValueError:
+            continue
+    return None
+
+
+def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[str, pl.DataFrame]:
+    """Rating-list and published-series frames of an FFSc ranking export."""
+    if as_of is None:
+        date = date_from_name(name)
+        if date is None:
+            raise ExportError(
+                name,
+                "the ranking's date is unknown: put it in the file name "
+                "(e.g. classement_2019-06-30.csv)",
+            )
+    else:
+        date = as_of if isinstance(as_of, dt.date) else dt.date.fromisoformat(as_of)
+    text = decode_text(data, name)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=";")
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    for record in reader:
+        records.append((start, record))  # the line a record starts on
+        start = reader.line_num + 1
+    if not records or not any(c.strip() for c in records[0][1]):
+        raise ExportError(name, "the file is empty", row=1)
+    header = [c.strip().lstrip("\ufeff").lower() for c in records[0][1]]
+    for column in HEADER:
+        if column not in header:
+            raise ExportError(
+                name,
+                f"the column '{column}' is missing: the header must be {';'.join(HEADER)}",
+                row=1,
+                column=column,
+            )
+    position = {column: header.index(column) for column in HEADER}
+    published: list[dict[str, str | None]] = []
+    lines: list[int] = []
+    for line, record in records[1:]:
+        if not any(cell.strip() for cell in record):
+            continue
+        if len(record) < len(header):
+            raise ExportError(
+                name,
+                f"the row has {len(record)} cells but the header has {len(header)}",
+                row=line,
+            )
+        cells = {column: record[i].strip() for column, i in position.items()}
+        published.append(_published_row(cells, name, line))
+        lines.append(line)
+    as_of_text = date.isoformat()
+    ratings = [
+        {"player_id": row["player_id"], "as_of": as_of_text, "series": row["series"]}
+        for row in published
+    ]
+    return {
+        "results": string_frame([], RESULTS.columns, []),
+        "games": string_frame([], GAMES.columns, []),
+        "rating_list": string_frame(ratings, RATING_LIST.columns, lines),
+        "published_series": string_frame(published, PUBLISHED_SERIES_COLUMNS, lines),
+    }
+
+
+def _published_row(cells: dict[str, str], name: str, line: int) -> dict[str, str | None]:
+    if not cells["licence"]:
+        raise ExportError(name, "the licence number is empty", row=line, column="licence")
+    if not cells["joueur"]:
+        raise ExportError(name, "the player's name is empty", row=line, column="joueur")
+    place = _PLACE.match(cells["place"])
+    if cells["place"] and place is None:
+        raise ExportError(
+            name, f"'{cells['place']}' is not a place (a whole number)", row=line, column="place"
+        )
+    last, first = split_name(cells["joueur"])
+    row: dict[str, str | None] = {
+        "player_id": cells["licence"],
+        "last_name": last,
+        "first_name": first,
+        "place": place.group(1) if place else None,
+        "category": cells["categorie"] or None,
+        "series": cells["serie"] or None,
+        "club": cells["club"] or None,
+        "potential_series": cells["serie_potentielle"] or None,
+    }
+    for column, target in _DECIMAL_COLUMNS.items():
+        value = cells[column].replace("\u00a0", "").replace(" ", "")
+        if value and not _DECIMAL.match(value):
+            raise ExportError(name, f"'{cells[column]}' is not a number", row=line, column=column)
+        row[target] = value.replace(",", ".") or None
+    return row
+
+
+def split_name(joueur: str) -> tuple[str, str]:
+    """(last name, first name) of `NOM Prénom`: the leading upper-case words are the name."""
+    words = joueur.split()
+    count = 0
+    for word in words:
+        if any(c.isalpha() for c in word) and word == word.upper():
+            count += 1
+        else:
+            break
+    if count == len(words) and count > 1:
+        count -= 1
+    if count == 0:
+        count = 1
+    return " ".join(words[:count]), " ".join(words[count:])

@@ -1,0 +1,276 @@
+"""Reading one raw export into string frames of canonical columns.
+
+Every reader returns, per kind of content, a frame whose columns are all strings named
+after the canonical columns of `schema.py`, plus `_row`: the row number an organiser
+sees in their spreadsheet or editor. Typing and checking happen later, on all files at
+once (`validate.py`).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePath
+
+import polars as pl
+
+from pipelines.ingest.errors import ExportError
+from pipelines.ingest.schema import KINDS, Kind, canonical_column
+
+# Columns that point to one kind when found in a header row.
+_SIGNATURES: dict[str, frozenset[str]] = {
+    "results": frozenset(
+        {"rank", "tournament_name", "discipline", "last_name", "first_name", "end_date"}
+    ),
+    "games": frozenset({"round", "opponent_id", "player_score", "opponent_score"}),
+    "rating_list": frozenset({"as_of", "cote", "elo", "elo_games"}),
+}
+_KIND_BY_NAME = {k.name: k for k in KINDS}
+
+# TSH reads the event's name and date from this file beside its `.t` division files.
+TSH_CONFIG = "config.tsh"
+
+
+def decode(data: bytes, name: str) -> str:
+    """Text of a file in UTF-8 (with or without BOM) or Windows-1252, detected."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
+        raise ExportError(
+            name,
+            "the file is not UTF-8 or Windows-1252 text (it looks like UTF-16): "
+            "save it again as CSV UTF-8 or CSV (separator ; or ,)",
+            row=1,
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ExportError(
+            name,
+            f"byte 0x{data[err.start]:02X} is neither UTF-8 nor Windows-1252 text: "
+            "save the file again as CSV UTF-8",
+            row=line,
+        ) from None
+
+
+def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[str]]:
+    """The kind of content a header row announces, and its canonical column names."""
+    columns = [canonical_column(h) if h.strip() else "" for h in header]
+    present = set(columns)
+    hits = {kind: len(sig & present) for kind, sig in _SIGNATURES.items()}
+    best = max(hits.values())
+    winners = [k for k, n in hits.items() if n == best]
+    if best == 0 or len(winners) > 1:
+        raise ExportError(
+            name,
+            "cannot tell from the header row whether this is a results, games or "
+            "rating-list file (see docs/exports.md for the column names)",
+            row=row,
+        )
+    kind = _KIND_BY_NAME[winners[0]]
+    seen: dict[str, str] = {}
+    for raw, col in zip(header, columns, strict=True):
+        if col and col in seen:
+            raise ExportError(
+                name,
+                f"two columns mean '{col}': '{seen[col].strip()}' and '{raw.strip()}'",
+                row=row,
+            )
+        if col:
+            seen[col] = raw
+    missing = [c for c in kind.required if c not in present]
+    if missing:
+        names = ", ".join(f"'{c}'" for c in missing)
+        plural = "s" if len(missing) > 1 else ""
+        raise ExportError(
+            name,
+            f"missing required column{plural} {names} in this {kind.label} file's header row",
+            row=row,
+        )
+    return kind, columns
+
+
+def _frame(
+    kind: Kind, columns: list[str], rows: list[list[str]], numbers: list[int]
+) -> pl.DataFrame:
+    data: dict[str, list[str | None]] = {}
+    for col in kind.columns:
+        if col in columns:
+            i = columns.index(col)
+            data[col] = [r[i] for r in rows]
+        else:
+            data[col] = [None] * len(rows)
+    frame = pl.DataFrame(data, schema=dict.fromkeys(kind.columns, pl.String))
+    return frame.with_columns(pl.Series("_row", numbers, dtype=pl.Int64))
+
+
+def _separator(header_line: str, name: str) -> str:
+    counts = {sep: header_line.count(sep) for sep in (",", ";")}
+    if counts[","] == 0 and counts[";"] == 0:
+        for other, label in (("\t", "tabs"), ("|", "'|'")):
+            if other in header_line:
+                raise ExportError(
+                    name,
+                    f"the header row is separated by {label}: use ',' or ';' between columns",
+                    row=1,
+                )
+        raise ExportError(
+            name,
+            "the header row has a single column: separate columns with ',' or ';'",
+            row=1,
+        )
+    return ";" if counts[";"] > counts[","] else ","
+
+
+def read_csv(data: bytes, name: str) -> dict[str, pl.DataFrame]:
+    """One CSV export: a single kind of content."""
+    text = decode(data, name)
+    if not text.strip():
+        raise ExportError(name, "the file is empty")
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip())
+    if first:
+        raise ExportError(name, "the file must start with its header row", row=1)
+    sep = _separator(lines[0], name)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    try:
+        header = next(reader)
+    except csv.Error as err:
+        raise ExportError(name, f"unreadable header row ({err})", row=1) from None
+    kind, columns = detect_kind(header, name, row=1)
+    width = len(header)
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    try:
+        for fields in reader:
+            line = reader.line_num
+            if not any(f.strip() for f in fields):
+                continue
+            if len(fields) != width:
+                hint = " (truncated file?)" if len(fields) < width else ""
+                raise ExportError(
+                    name,
+                    f"{len(fields)} fields where the header has {width}{hint}",
+                    row=line,
+                )
+            rows.append(fields)
+            numbers.append(line)
+    except csv.Error as err:
+        raise ExportError(name, f"unreadable row ({err})", row=reader.line_num + 1) from None
+    if not rows:
+        raise ExportError(name, "the file has a header row but no data rows", row=1)
+    return {kind.name: _frame(kind, columns, rows, numbers)}
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _rows_of_sheet(values: Iterable[Sequence[object]]) -> list[tuple[int, list[str]]]:
+    out = []
+    for number, row in enumerate(values, start=1):
+        cells = [_cell_text(v) for v in row]
+        if any(cells):
+            out.append((number, cells))
+    return out
+
+
+def read_xlsx(data: bytes, name: str) -> dict[str, pl.DataFrame]:
+    """An XLSX workbook: one sheet per kind; title rows above the header are skipped."""
+    import zipfile
+
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
+        raise ExportError(
+            name, f"not a readable XLSX workbook (damaged or truncated file: {err})"
+        ) from None
+    frames: dict[str, pl.DataFrame] = {}
+    try:
+        for sheet in workbook.worksheets:
+            where = f"{name} [sheet {sheet.title}]"
+            rows = _rows_of_sheet(sheet.iter_rows(values_only=True))
+            if not rows:
+                continue
+            header_at = None
+            for i, (_, cells) in enumerate(rows[:15]):
+                present = {canonical_column(c) for c in cells if c}
+                if any(len(sig & present) >= 2 for sig in _SIGNATURES.values()):
+                    header_at = i
+                    break
+            if header_at is None:
+                raise ExportError(
+                    where,
+                    "no header row of a results, games or rating-list sheet in its first "
+                    "rows (see docs/exports.md for the column names)",
+                    row=rows[0][0],
+                )
+            header_row, header = rows[header_at]
+            while header and not header[-1]:
+                header = header[:-1]
+            kind, columns = detect_kind(header, where, row=header_row)
+            if kind.name in frames:
+                raise ExportError(where, f"a second {kind.label} sheet in the same workbook")
+            body = [
+                (n, (cells + [""] * len(header))[: len(header)])
+                for n, cells in rows[header_at + 1 :]
+            ]
+            for n, cells in rows[header_at + 1 :]:
+                if any(c for c in cells[len(header) :]):
+                    raise ExportError(where, "a value beyond the last header column", row=n)
+            if not body:
+                raise ExportError(
+                    where, "the sheet has a header row but no data rows", row=header_row
+                )
+            frames[kind.name] = _frame(
+                kind, columns, [c for _, c in body], [n for n, _ in body]
+            ).with_columns(pl.lit(where).alias("_where"))
+    finally:
+        workbook.close()
+    if not frames:
+        raise ExportError(name, "the workbook has no data")
+    return frames
+
+
+def read_export(
+    data: bytes, name: str, companions: Mapping[str, bytes] | None = None
+) -> dict[str, pl.DataFrame]:
+    """Dispatch on the file's format: tournament software (AUPAIR `.tou`, TSH `.t`, the
+    FFSc ranking) by detection, else our CSV/XLSX. `companions` holds the files a format
+    reads beside the export (TSH's `config.tsh`), keyed by path."""
+    from pipelines.ingest.formats import detect_format, format_module
+
+    suffix = PurePath(name).suffix.lower()
+    if not data:
+        raise ExportError(name, "the file is empty")
+    fmt = detect_format(data, name)
+    if fmt == "tsh":
+        config_path = PurePath(name).with_name(TSH_CONFIG).as_posix()
+        config = (companions or {}).get(config_path)
+        frames = format_module(fmt).parse(data, name, config)
+    elif fmt is not None:
+        frames = format_module(fmt).parse(data, name)
+    elif suffix == ".xlsx":
+        return read_xlsx(data, name)
+    elif suffix == ".csv":
+        return read_csv(data, name)
+    else:
+        raise ExportError(name, f"unsupported file type '{suffix}' (expected .csv or .xlsx)")
+    return {kind: frame for kind, frame in frames.items() if frame.height}

@@ -1,0 +1,419 @@
+"""Typing and checking of raw exports, vectorised over all files of a kind at once.
+
+Input frames hold the canonical columns as strings plus `_file` (the file's path, the
+unit of rejection), `_where` (the name used in messages: the path, with the sheet for a
+workbook) and `_row` (the row number the organiser sees). Each check yields error rows
+(`_file, _where, _row, column, message, _check`); a file's first error (by row, then by
+check) is the message of its rejection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from pipelines.ingest.schema import (
+    DISCIPLINES,
+    GAMES,
+    RATING_LIST,
+    RESULTS,
+    TOURNAMENT_COLUMNS,
+    Kind,
+)
+
+ERROR_SCHEMA = {
+    "_file": pl.String,
+    "_where": pl.String,
+    "_row": pl.Int64,
+    "column": pl.String,
+    "message": pl.String,
+    "_check": pl.Int64,
+}
+_META = ["_file", "_where", "_row"]
+
+_INT_PATTERN = r"^[+-]?\d+(\.0+)?$"
+_FLOAT_PATTERN = r"^[+-]?(\d+(\.\d*)?|\.\d+)$"
+
+
+def empty_errors() -> pl.DataFrame:
+    return pl.DataFrame(schema=ERROR_SCHEMA)
+
+
+def _error_rows(
+    frame: pl.DataFrame, mask: pl.Expr, column: str | None, message: pl.Expr, check: int
+) -> pl.DataFrame:
+    """Rows of `frame` where mask holds, as errors. Window expressions in mask and message
+    see the whole frame (they are evaluated before filtering)."""
+    return (
+        frame.with_columns(
+            mask.fill_null(False).alias("_mask"), message.cast(pl.String).alias("_message")
+        )
+        .filter(pl.col("_mask"))
+        .select(
+            pl.col("_file"),
+            pl.col("_where"),
+            pl.col("_row"),
+            pl.lit(column, dtype=pl.String).alias("column"),
+            pl.col("_message").alias("message"),
+            pl.lit(check, dtype=pl.Int64).alias("_check"),
+        )
+    )
+
+
+def _clean(frame: pl.DataFrame, kind: Kind) -> pl.DataFrame:
+    """Trim every value; an empty cell is a null."""
+    return frame.with_columns(
+        [pl.col(c).str.strip_chars().replace("", None).alias(c) for c in kind.columns]
+    )
+
+
+def _typed(column: str, dtype: pl.DataType) -> pl.Expr:
+    raw = pl.col(column)
+    if dtype == pl.Int64:
+        compact = raw.str.replace_all(r"[\s\u00a0\u202f]", "")
+        ok = compact.str.contains(_INT_PATTERN)
+        return pl.when(ok).then(compact.cast(pl.Float64, strict=False)).cast(pl.Int64).alias(column)
+    if dtype == pl.Float64:
+        compact = raw.str.replace_all(r"[\s\u00a0\u202f]", "").str.replace(",", ".")
+        ok = compact.str.contains(_FLOAT_PATTERN)
+        return pl.when(ok).then(compact.cast(pl.Float64, strict=False)).alias(column)
+    if dtype == pl.Date:
+        return pl.coalesce(
+            raw.str.to_date("%Y-%m-%d", strict=False),
+            raw.str.to_date("%d/%m/%Y", strict=False),
+        ).alias(column)
+    return raw
+
+
+_TYPE_WORDS = {
+    pl.Int64: "is not a whole number",
+    pl.Float64: "is not a number",
+    pl.Date: "is not a date (expected YYYY-MM-DD)",
+}
+
+
+def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Clean and type a kind's frame; return it with the errors of emptiness and type."""
+    cleaned = _clean(frame, kind)
+    typed = cleaned.with_columns(
+        [_typed(c, kind.dtypes[c]) for c in kind.columns if kind.dtypes[c] != pl.String]
+    )
+    errors: list[pl.DataFrame] = []
+    for col in kind.required:
+        if kind is GAMES and col in _OPTIONAL_IN_GAMES:
+            continue
+        errors.append(
+            _error_rows(
+                cleaned,
+                pl.col(col).is_null(),
+                col,
+                pl.lit(f"empty value: every row of a {kind.label} file needs a {col}"),
+                check=1,
+            )
+        )
+    for col in kind.columns:
+        dtype = kind.dtypes[col]
+        if dtype == pl.String:
+            continue
+        bad = pl.col(col).is_not_null() & typed[col].is_null()
+        errors.append(
+            _error_rows(
+                cleaned,
+                bad,
+                col,
+                pl.format("'{}' " + _TYPE_WORDS[dtype], pl.col(col)),
+                check=2,
+            )
+        )
+    return typed, pl.concat(errors) if errors else empty_errors()
+
+
+# A bye has no opponent and no opponent score; an event without scores has none at all.
+_OPTIONAL_IN_GAMES = frozenset({"opponent_id", "player_score", "opponent_score"})
+
+
+def _first_row_per_group(keys: list[str]) -> pl.Expr:
+    return pl.col("_row").min().over(keys)
+
+
+def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
+    """Checks of results rows beyond their types (one file at a time, all files at once)."""
+    errors: list[pl.DataFrame] = []
+    discipline = pl.col("discipline").str.to_lowercase()
+    errors.append(
+        _error_rows(
+            typed,
+            pl.col("discipline").is_not_null() & ~discipline.is_in(list(DISCIPLINES)),
+            "discipline",
+            pl.format(
+                "'{}' is not a discipline: use duplicate, classique or dcdl", pl.col("discipline")
+            ),
+            check=3,
+        )
+    )
+    errors.append(
+        _error_rows(
+            typed,
+            pl.col("rank") < 1,
+            "rank",
+            pl.format("rank {} is not a place (1 or more)", pl.col("rank")),
+            check=3,
+        )
+    )
+    errors.append(
+        _error_rows(
+            typed,
+            pl.col("start_date") > pl.col("end_date"),
+            "start_date",
+            pl.format(
+                "the tournament starts ({}) after it ends ({})",
+                pl.col("start_date"),
+                pl.col("end_date"),
+            ),
+            check=3,
+        )
+    )
+    keyed = typed.filter(pl.col("tournament_id").is_not_null() & pl.col("player_id").is_not_null())
+    first = _first_row_per_group(["_file", "tournament_id", "player_id"])
+    errors.append(
+        _error_rows(
+            keyed,
+            pl.col("_row") > first,
+            "player_id",
+            pl.format(
+                "player {} appears twice in tournament {} (rows {} and {})",
+                pl.col("player_id"),
+                pl.col("tournament_id"),
+                first,
+                pl.col("_row"),
+            ),
+            check=4,
+        )
+    )
+    per_tournament = typed.filter(pl.col("tournament_id").is_not_null())
+    for col in TOURNAMENT_COLUMNS[1:]:
+        ref = pl.col(col).drop_nulls().first().over(["_file", "tournament_id"])
+        ref_row = (
+            pl.when(pl.col(col).is_not_null())
+            .then(pl.col("_row"))
+            .min()
+            .over(["_file", "tournament_id"])
+        )
+        errors.append(
+            _error_rows(
+                per_tournament,
+                pl.col(col).is_not_null() & (pl.col(col) != ref),
+                col,
+                pl.format(
+                    "'{}' differs from '{}' on row {}: "
+                    "a tournament's {} must be the same on all its rows",
+                    pl.col(col),
+                    ref,
+                    ref_row,
+                    pl.lit(col),
+                ),
+                check=5,
+            )
+        )
+    return pl.concat(errors)
+
+
+def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFrame:
+    """A tournament must come from one file: every later file (by path) is rejected."""
+    ids = typed.filter(pl.col("tournament_id").is_not_null())
+    owner = pl.col("_file").min().over("tournament_id")
+    owner_where = pl.col("_where").sort_by("_file").first().over("tournament_id")
+    return _error_rows(
+        ids.with_columns(_owner=owner, _owner_where=owner_where),
+        (pl.col("_file") != pl.col("_owner"))
+        & (pl.col("_row") == pl.col("_row").min().over(["_file", "tournament_id"])),
+        "tournament_id",
+        pl.format(
+            "tournament {} already has its {} in {}: a tournament must be in exactly one "
+            "file (to correct it, replace that file)",
+            pl.col("tournament_id"),
+            pl.lit(kind_label),
+            pl.col("_owner_where"),
+        ),
+        check=6,
+    )
+
+
+def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
+    """Checks of game rows against the accepted results (`roster`: tournament_id, player_id)."""
+    errors: list[pl.DataFrame] = []
+    known_tournaments = roster.select("tournament_id").unique()
+    with_known = typed.join(
+        known_tournaments.with_columns(_known=pl.lit(True)), on="tournament_id", how="left"
+    )
+    errors.append(
+        _error_rows(
+            with_known,
+            pl.col("tournament_id").is_not_null() & pl.col("_known").is_null(),
+            "tournament_id",
+            pl.format(
+                "tournament {} has no results (its results file is missing or was rejected)",
+                pl.col("tournament_id"),
+            ),
+            check=3,
+        )
+    )
+    members = roster.select("tournament_id", "player_id").unique().with_columns(_in=pl.lit(True))
+    for col in ("player_id", "opponent_id"):
+        joined = with_known.filter(pl.col("_known").is_not_null()).join(
+            members.rename({"player_id": col, "_in": "_member"}),
+            on=["tournament_id", col],
+            how="left",
+        )
+        errors.append(
+            _error_rows(
+                joined,
+                pl.col(col).is_not_null() & pl.col("_member").is_null(),
+                col,
+                pl.format(
+                    "player {} is not in the results of tournament {}",
+                    pl.col(col),
+                    pl.col("tournament_id"),
+                ),
+                check=4,
+            )
+        )
+    errors.append(
+        _error_rows(
+            typed,
+            pl.col("player_id") == pl.col("opponent_id"),
+            "opponent_id",
+            pl.format("player {} cannot play against themself", pl.col("player_id")),
+            check=4,
+        )
+    )
+    errors.append(
+        _error_rows(
+            typed,
+            pl.col("round") < 1,
+            "round",
+            pl.format("round {} is not a round number (1 or more)", pl.col("round")),
+            check=4,
+        )
+    )
+    seats = pl.concat(
+        [
+            typed.select(
+                *_META,
+                "tournament_id",
+                "round",
+                pl.col("player_id").alias("_seat"),
+                pl.lit("player_id").alias("_col"),
+            ),
+            typed.select(
+                *_META,
+                "tournament_id",
+                "round",
+                pl.col("opponent_id").alias("_seat"),
+                pl.lit("opponent_id").alias("_col"),
+            ),
+        ]
+    ).filter(
+        pl.col("_seat").is_not_null()
+        & pl.col("tournament_id").is_not_null()
+        & pl.col("round").is_not_null()
+    )
+    keys = ["_file", "tournament_id", "round", "_seat"]
+    seats = seats.sort(["_file", "_row", "_col"]).with_columns(
+        _first=pl.col("_row").first().over(keys), _n=pl.int_range(pl.len()).over(keys)
+    )
+    dup = seats.filter(pl.col("_n") > 0)
+    errors.append(
+        dup.select(
+            *_META,
+            pl.col("_col").alias("column"),
+            pl.format(
+                "player {} already plays in round {} of tournament {} (row {}): "
+                "list each game once",
+                pl.col("_seat"),
+                pl.col("round"),
+                pl.col("tournament_id"),
+                pl.col("_first"),
+            ).alias("message"),
+            pl.lit(5, dtype=pl.Int64).alias("_check"),
+        )
+    )
+    return pl.concat(errors)
+
+
+def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
+    keyed = typed.filter(pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null())
+    first = _first_row_per_group(["_file", "player_id", "as_of"])
+    return pl.concat(
+        [
+            _error_rows(
+                keyed,
+                pl.col("_row") > first,
+                "player_id",
+                pl.format(
+                    "player {} is listed twice on {} (rows {} and {})",
+                    pl.col("player_id"),
+                    pl.col("as_of"),
+                    first,
+                    pl.col("_row"),
+                ),
+                check=4,
+            ),
+            _error_rows(
+                typed,
+                pl.col("elo_games") < 0,
+                "elo_games",
+                pl.format("{} games cannot be negative", pl.col("elo_games")),
+                check=3,
+            ),
+        ]
+    )
+
+
+def rating_owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
+    """A (player, date) pair of a rating list must come from one file."""
+    keyed = typed.filter(pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null())
+    keys = ["player_id", "as_of"]
+    return _error_rows(
+        keyed.with_columns(
+            _owner=pl.col("_file").min().over(keys),
+            _owner_where=pl.col("_where").sort_by("_file").first().over(keys),
+        ),
+        pl.col("_file") != pl.col("_owner"),
+        "player_id",
+        pl.format(
+            "player {} on {} is already in the rating list {}",
+            pl.col("player_id"),
+            pl.col("as_of"),
+            pl.col("_owner_where"),
+        ),
+        check=6,
+    )
+
+
+def first_error_per_file(errors: Iterable[pl.DataFrame]) -> pl.DataFrame:
+    """One row per rejected file: its first error (by row, then check, then column)."""
+    frames = [e for e in errors if e.height]
+    if not frames:
+        return empty_errors()
+    return (
+        pl.concat(frames)
+        .sort(["_file", "_row", "_check", "column", "message"], nulls_last=True)
+        .group_by("_file", maintain_order=True)
+        .first()
+    )
+
+
+__all__ = [
+    "GAMES",
+    "RATING_LIST",
+    "RESULTS",
+    "first_error_per_file",
+    "games_errors",
+    "rating_list_errors",
+    "rating_owner_errors",
+    "results_errors",
+    "tournament_owner_errors",
+    "type_frame",
+]

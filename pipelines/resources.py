@@ -1,0 +1,53 @@
+"""Dagster resources shared by every domain of the code location."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dagster as dg
+
+from pipelines.warehouse import Warehouse
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_RAW_DIR = PROJECT_ROOT / "data" / "sample"
+DEFAULT_WAREHOUSE = PROJECT_ROOT / "data" / "warehouse.duckdb"
+DEFAULT_REPORTS_DIR = PROJECT_ROOT / "data" / "reports"
+REFERENCE_DIR = PROJECT_ROOT / "data" / "reference"
+
+# Every asset that writes the warehouse runs in this pool; dagster.yaml limits it to 1.
+WAREHOUSE_POOL = "warehouse"
+
+
+class WarehouseResource(dg.ConfigurableResource):
+    """Where the pipeline reads raw exports and writes the DuckDB warehouse and reports.
+
+    Defaults come from the environment (`CLASSEMENT_RAW_DIR`, `CLASSEMENT_WAREHOUSE`,
+    `CLASSEMENT_REPORTS_DIR`), else the project's `data/` folder.
+    """
+
+    raw_dir: str = os.environ.get("CLASSEMENT_RAW_DIR", str(DEFAULT_RAW_DIR))
+    warehouse_path: str = os.environ.get("CLASSEMENT_WAREHOUSE", str(DEFAULT_WAREHOUSE))
+    reports_dir: str = os.environ.get("CLASSEMENT_REPORTS_DIR", str(DEFAULT_REPORTS_DIR))
+    reference_dir: str = str(REFERENCE_DIR)
+
+    @property
+    def warehouse(self) -> Warehouse:
+        return Warehouse(Path(self.warehouse_path))
+
+    @property
+    def raw(self) -> Path:
+        return Path(self.raw_dir)
+
+    @property
+    def reports(self) -> Path:
+        return Path(self.reports_dir)
+
+    @property
+    def reference(self) -> Path:
+        return Path(self.reference_dir)
+
+    @property
+    def quarantine(self) -> Path:
+        """Copies of the rejected exports, beside the warehouse (the raw files stay)."""
+        return Path(self.warehouse_path).parent / "quarantine"

@@ -1,0 +1,99 @@
+"""The DuckDB warehouse: the only module that opens the database file.
+
+Every write replaces whole tables (or one partition of a table) inside one transaction,
+so a failing step leaves the tables exactly as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+
+@dataclass(frozen=True)
+class Warehouse:
+    path: Path
+
+    @contextmanager
+    def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        con = duckdb.connect(str(self.path), read_only=read_only)
+        try:
+            yield con
+        finally:
+            con.close()
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def tables(self) -> list[str]:
+        if not self.exists():
+            return []
+        with self.connect(read_only=True) as con:
+            rows = con.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = 'main' ORDER BY table_name"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def read(self, sql: str, params: list[object] | None = None) -> pl.DataFrame:
+        """Run a query and return its rows as a Polars frame."""
+        with self.connect(read_only=True) as con:
+            return con.sql(sql, params=params or None).pl()
+
+    def table(self, name: str) -> pl.DataFrame:
+        return self.read(f'SELECT * FROM "{name}"')
+
+    def row_counts(self) -> dict[str, int]:
+        if not self.exists():
+            return {}
+        with self.connect(read_only=True) as con:
+            names = [
+                r[0]
+                for r in con.execute(
+                    "SELECT table_name FROM information_schema.tables "
+                    "WHERE table_schema = 'main' ORDER BY table_name"
+                ).fetchall()
+            ]
+            return {
+                n: int(con.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0])  # type: ignore[index]
+                for n in names
+            }
+
+    def replace_tables(self, tables: Mapping[str, pl.DataFrame]) -> None:
+        """Replace each named table by its frame, all in one transaction."""
+        with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                for name, frame in tables.items():
+                    con.register("_frame", frame)
+                    con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _frame')
+                    con.unregister("_frame")
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+    def replace_partition(self, name: str, frame: pl.DataFrame, column: str, value: object) -> None:
+        """Replace the rows of `name` whose `column` equals `value` by `frame`, atomically.
+
+        The table is created from the frame's schema when it does not exist yet.
+        """
+        with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                con.register("_frame", frame)
+                con.execute(f'CREATE TABLE IF NOT EXISTS "{name}" AS SELECT * FROM _frame LIMIT 0')
+                con.execute(f'DELETE FROM "{name}" WHERE "{column}" = ?', [value])
+                con.execute(f'INSERT INTO "{name}" SELECT * FROM _frame')
+                con.unregister("_frame")
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise

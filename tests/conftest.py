@@ -1,0 +1,92 @@
+"""Shared fixtures: small raw folders written by hand, and temporary warehouses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipelines.resources import WarehouseResource
+
+RESULTS_HEADER = (
+    "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank,"
+    "category,games"
+)
+
+
+def results_csv(
+    tournament: str,
+    rows: list[tuple[str, str, str, int]],
+    *,
+    date: str = "2024-01-14",
+    discipline: str = "classique",
+    name: str = "Open de Vichy",
+    category: str = "open",
+    games: int = 3,
+) -> str:
+    """A canonical results CSV: rows are (player_id, last_name, first_name, rank)."""
+    lines = [RESULTS_HEADER]
+    for player, last, first, rank in rows:
+        lines.append(
+            f"{tournament},{name},{discipline},{date},{player},{last},{first},{rank},{category},{games}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+GAMES_HEADER = "tournament_id,round,player_id,opponent_id,player_score,opponent_score"
+
+
+def games_csv(tournament: str, rows: list[tuple[int, str, str, int | str, int | str]]) -> str:
+    lines = [GAMES_HEADER]
+    for rnd, player, opponent, ps, os_ in rows:
+        lines.append(f"{tournament},{rnd},{player},{opponent},{ps},{os_}")
+    return "\n".join(lines) + "\n"
+
+
+PLAYERS = [
+    ("100", "Dupont", "Jean", 1),
+    ("101", "Martin", "Hélène", 2),
+    ("102", "Durand", "Luc", 3),
+    ("103", "Lefèvre", "Anne", 4),
+]
+
+
+@pytest.fixture
+def raw(tmp_path: Path) -> Path:
+    """A valid raw folder: one classique tournament with games, one duplicate, one list."""
+    folder = tmp_path / "raw"
+    (folder / "2023-2024").mkdir(parents=True)
+    (folder / "2023-2024" / "C1.csv").write_text(results_csv("C1", PLAYERS), encoding="utf-8")
+    (folder / "2023-2024" / "C1_games.csv").write_text(
+        games_csv(
+            "C1",
+            [
+                (1, "100", "101", 420, 380),
+                (1, "102", "103", 400, 399),
+                (2, "100", "102", 450, 300),
+                (2, "101", "103", 390, 410),
+            ],
+        ),
+        encoding="utf-8",
+    )
+    duplicate = (
+        "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série;Score;Top\n"
+        "D1;Festival de Cannes;duplicate;2024-02-11;100;Dupont;Jean;2;3;912;1000\n"
+        "D1;Festival de Cannes;duplicate;2024-02-11;104;Gérard;Zoé;1;2;950;1000\n"
+    )
+    (folder / "2023-2024" / "D1.csv").write_bytes(duplicate.encode("cp1252"))
+    (folder / "liste_2023-08-31.csv").write_text(
+        "player_id,as_of,cote,elo,elo_games,series\n100,2023-08-31,1800,1650,40,3\n"
+        "101,2023-08-31,1500,1500,0,5\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+@pytest.fixture
+def resource(tmp_path: Path, raw: Path) -> WarehouseResource:
+    return WarehouseResource(
+        raw_dir=str(raw),
+        warehouse_path=str(tmp_path / "out" / "warehouse.duckdb"),
+        reports_dir=str(tmp_path / "out" / "reports"),
+    )

@@ -1,0 +1,381 @@
+"""RULES §1: the classique cote, its tournament parameters, rankings and series bars."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from pipelines.reference.classique import load_cote_params, load_ranking_params
+from transforms.classique_series import (
+    RankingParams,
+    cote_ranking,
+    season_cote_rankings,
+    series_bars,
+    years_before,
+)
+from transforms.cote import (
+    CategoryParams,
+    CoteParams,
+    TournamentParams,
+    UnknownCategoryError,
+    cote_history,
+    rate_tournament,
+    round_half_away,
+    tournament_params,
+)
+
+REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
+
+PARAMS = CoteParams(
+    initial_cote=1500,
+    series_equivalence={
+        "SS": 2750,
+        "1": 2650,
+        "2": 2300,
+        "3": 2100,
+        "4": 2000,
+        "5": 1800,
+        "6": 1600,
+    },
+    bonus_divisors=(1, 2, 5, 10),
+    pj_gain=Fraction(2, 3),
+    pj_loss=Fraction(1, 3),
+    categories=(
+        CategoryParams("homologue", 0, 100, -103, 210),
+        CategoryParams("homologue", 7, 100, -125, 250),
+        CategoryParams("mondial", 0, 250, -200, 400),
+    ),
+)
+WIDE = TournamentParams(bonus_m=100, pj_min=-1000, pj_max=1000)
+
+
+def _players(cotes: list[int], ranks: list[int]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "player_id": [f"p{i}" for i in range(len(cotes))],
+            "cote_before": cotes,
+            "rank": ranks,
+        }
+    )
+
+
+def _row(frame: pl.DataFrame, player_id: str) -> dict:
+    return frame.filter(pl.col("player_id") == player_id).row(0, named=True)
+
+
+# --- one tournament -------------------------------------------------------------------
+
+
+def test_pj_worked_examples_before_clamping() -> None:
+    # 1500 wins where the top-rated had 2000: +333; 2000 ends at a place of reference 1500: −167.
+    out = rate_tournament(_players([2000, 1500], [2, 1]), WIDE, PARAMS, "T")
+    winner, second = _row(out, "p1"), _row(out, "p0")
+    assert winner["pj_raw"] == 333 and winner["pj"] == 333
+    assert second["pj_raw"] == -167 and second["pj"] == -167
+    assert (winner["pe"], winner["bonus"], winner["cote_after"]) == (2, 100, 1500 + 2 + 100 + 333)
+    assert (second["pe"], second["bonus"], second["cote_after"]) == (1, 50, 2000 + 1 + 50 - 167)
+    assert list(out.columns) == [
+        "tournament_id", "player_id", "cote_before", "initial_place", "rank",
+        "pe", "bonus", "pj_raw", "pj", "cote_after",
+    ]  # fmt: skip
+
+
+def test_world_cup_2007() -> None:
+    # Amar Diokh: 1763, 36 players, winner, M_B 250, top cote 2586, PJmax 400 → 2449.
+    cotes = [2586, *(1500 + 5 * i for i in range(34)), 1763]
+    ranks = [*range(2, 36), 36, 1]
+    out = rate_tournament(_players(cotes, ranks), TournamentParams(250, -200, 400), PARAMS, "WC")
+    diokh = _row(out, "p35")
+    assert diokh["initial_place"] == 2
+    assert (diokh["pe"], diokh["bonus"], diokh["pj_raw"], diokh["pj"]) == (36, 250, 549, 400)
+    assert diokh["cote_after"] == 2449
+
+
+def test_ties_share_place_bonus_and_reference() -> None:
+    # Two players 2nd (next is 4th): both PE 4, bonus M_B/2 = 62.5 → 63, reference cote of
+    # place 2 (1900); nobody is 3rd so M_B/5 goes to nobody; 4th gets 12.5 → 13.
+    out = rate_tournament(
+        _players([2000, 1900, 1800, 1700, 1600], [1, 4, 2, 2, 5]),
+        TournamentParams(125, -103, 210),
+        PARAMS,
+        "T",
+    )
+    got = {
+        r["player_id"]: (r["pe"], r["bonus"], r["pj_raw"], r["cote_after"]) for r in out.to_dicts()
+    }
+    assert got == {
+        "p0": (5, 125, 0, 2130),
+        "p2": (4, 63, 67, 1934),  # d = 1900 − 1800 = 100 → 66.67 → 67
+        "p3": (4, 63, 133, 1900),  # d = 200 → 133.33 → 133
+        "p1": (2, 13, -67, 1848),  # reference of place 4 = 1700: d = −200 → −66.67 → −67
+        "p4": (1, 0, 0, 1601),
+    }
+
+
+def test_equal_cotes_share_initial_place() -> None:
+    out = rate_tournament(_players([1800, 1800, 1500], [3, 1, 2]), WIDE, PARAMS, "T")
+    assert out.sort("player_id")["initial_place"].to_list() == [1, 1, 3]
+
+
+def test_pj_clamped_on_both_sides() -> None:
+    out = rate_tournament(
+        _players([3000, 1000, 2000], [3, 1, 2]), TournamentParams(100, -103, 210), PARAMS, "T"
+    )
+    assert (_row(out, "p1")["pj_raw"], _row(out, "p1")["pj"]) == (1333, 210)
+    assert (_row(out, "p0")["pj_raw"], _row(out, "p0")["pj"]) == (-667, -103)
+    assert (_row(out, "p2")["pj_raw"], _row(out, "p2")["pj"]) == (0, 0)
+
+
+def test_round_half_away_from_zero() -> None:
+    got = round_half_away(np.array([5, -5, 7, -7, 4, -4]), 2).tolist()
+    assert got == [3, -3, 4, -4, 2, -2]
+
+
+def test_rank_out_of_range_is_an_error() -> None:
+    with pytest.raises(ValueError, match="T9"):
+        rate_tournament(_players([1500, 1500], [1, 3]), WIDE, PARAMS, "T9")
+
+
+# --- tournament parameters --------------------------------------------------------------
+
+
+def test_stated_params_win_field_by_field() -> None:
+    row = {"tournament_id": "T", "category": "homologue", "games": 7}
+    assert tournament_params(row, PARAMS) == TournamentParams(100, -125, 250)
+    assert tournament_params({**row, "games": 5}, PARAMS) == TournamentParams(100, -103, 210)
+    assert tournament_params({**row, "games": None}, PARAMS) == TournamentParams(100, -103, 210)
+    assert tournament_params({**row, "category": " Mondial "}, PARAMS) == TournamentParams(
+        250, -200, 400
+    )
+    assert tournament_params({**row, "pj_max": 300}, PARAMS) == TournamentParams(100, -125, 300)
+    stated = {"tournament_id": "T", "category": "Z", "bonus_m": 80, "pj_min": -110, "pj_max": 220}
+    assert tournament_params(stated, PARAMS) == TournamentParams(80, -110, 220)
+
+
+def test_unknown_category_names_the_tournament() -> None:
+    row = {"tournament_id": "C2023-004", "tournament_name": "Open de X", "category": "Z"}
+    with pytest.raises(UnknownCategoryError) as err:
+        tournament_params({**row, "bonus_m": 100}, PARAMS)
+    message = str(err.value)
+    assert "C2023-004 (Open de X)" in message
+    assert "'Z'" in message and "cote_categories.csv" in message
+    assert "bonus_m/pj_min/pj_max" in message
+
+
+# --- the pass over all tournaments ----------------------------------------------------
+
+
+def _tournament(tid: str, start: str, end: str, discipline: str = "classique", **kw) -> dict:
+    row = {
+        "tournament_id": tid,
+        "tournament_name": f"Tournoi {tid}",
+        "discipline": discipline,
+        "start_date": dt.date.fromisoformat(start),
+        "end_date": dt.date.fromisoformat(end),
+        "category": "homologue",
+        "games": 7,
+        "bonus_m": None,
+        "pj_min": None,
+        "pj_max": None,
+    }
+    row.update(kw)
+    return row
+
+
+TOURNAMENTS = pl.DataFrame(
+    [
+        # Listed out of order on purpose: the pass sorts by end date, start date, id.
+        _tournament("T2", "2018-11-01", "2018-11-02"),
+        _tournament("T1", "2018-10-01", "2018-10-02", bonus_m=100, pj_min=-150, pj_max=300),
+        _tournament("D1", "2018-09-15", "2018-09-15", discipline="duplicate"),
+    ],
+    schema_overrides={"bonus_m": pl.Int64, "pj_min": pl.Int64, "pj_max": pl.Int64},
+)
+RESULTS = pl.DataFrame(
+    {
+        "tournament_id": ["D1", "D1", "T1", "T1", "T1", "T1", "T2", "T2", "T2"],
+        "player_id": ["D", "N", "N", "L", "S", "D", "Q", "L", "N"],
+        "rank": [1, 2, 1, 2, 3, 4, 1, 2, 3],
+        "series": ["4B", "7", None, None, "2", None, None, None, None],
+    }
+)
+RATING_LISTS = pl.DataFrame(
+    {
+        "player_id": ["L", "L", "L", "Q"],
+        "as_of": [
+            dt.date(2018, 9, 1),
+            dt.date(2018, 10, 1),
+            dt.date(2018, 10, 15),
+            dt.date(2018, 10, 15),
+        ],
+        "cote": [1900, 2500, 9999, 1700],
+    }
+)
+
+
+def test_cote_history_pass() -> None:
+    out = cote_history(TOURNAMENTS, RESULTS, RATING_LISTS, PARAMS)
+    got = {
+        (r["tournament_id"], r["player_id"]): (
+            r["cote_before"],
+            r["pj_raw"],
+            r["pj"],
+            r["cote_after"],
+        )
+        for r in out.to_dicts()
+    }
+    assert got == {
+        # T1 (M_B 100, PJ −150..300 stated). Starts: L from the list of 1 Sept (the list of
+        # 1 Oct is not before the start), S from series 2 on this row, D from series 4B of
+        # the earlier duplicate, N has series 7 only → 1500.
+        ("T1", "N"): (1500, 533, 300, 1500 + 4 + 100 + 300),
+        ("T1", "L"): (1900, 67, 67, 1900 + 3 + 50 + 67),
+        ("T1", "S"): (2300, -133, -133, 2300 + 2 + 20 - 133),
+        ("T1", "D"): (2000, -167, -150, 2000 + 1 + 10 - 150),
+        # T2 (homologue, 7 games: M_B 100, PJ −125..250). L and N carry their cotes (L's
+        # list of 15 Oct is ignored); Q starts from that list.
+        ("T2", "Q"): (1700, 213, 213, 1700 + 3 + 100 + 213),
+        ("T2", "L"): (2020, -39, -39, 2020 + 2 + 50 - 39),
+        ("T2", "N"): (1904, -68, -68, 1904 + 1 + 20 - 68),
+    }
+    assert out["tournament_id"].to_list() == ["T1"] * 4 + ["T2"] * 3
+    assert out["rank"].to_list() == [1, 2, 3, 4, 1, 2, 3]
+
+
+def test_unknown_category_in_pass() -> None:
+    tournaments = pl.DataFrame(
+        [_tournament("C2023-004", "2023-01-01", "2023-01-01", category="Z")],
+        schema_overrides={"bonus_m": pl.Int64, "pj_min": pl.Int64, "pj_max": pl.Int64},
+    )
+    results = pl.DataFrame(
+        {"tournament_id": ["C2023-004"], "player_id": ["A"], "rank": [1], "series": [None]}
+    )
+    with pytest.raises(UnknownCategoryError, match="C2023-004"):
+        cote_history(tournaments, results, RATING_LISTS.head(0), PARAMS)
+
+
+def test_loader_reads_reference_files() -> None:
+    params = load_cote_params(REFERENCE)
+    assert params.initial_cote == 1500
+    assert params.series_equivalence["SS"] == 2750 and params.series_equivalence["6"] == 1600
+    assert params.bonus_divisors == (1, 2, 5, 10)
+    assert (params.pj_gain, params.pj_loss) == (Fraction(2, 3), Fraction(1, 3))
+    for c in params.categories:
+        assert -200 <= c.pj_min <= -103 and 210 <= c.pj_max <= 400
+    ranking = load_ranking_params(REFERENCE)
+    assert ranking.activity_years == 2 and ranking.bar_step == 50
+    assert [s for s, _ in ranking.series_shares] == ["Joker", "A", "B", "C"]
+    assert sum(share for _, share in ranking.series_shares) == pytest.approx(1.0)
+
+
+# --- rankings, activity, series bars -----------------------------------------------------
+
+RANKING = RankingParams(
+    activity_years=2,
+    series_shares=(("Joker", 0.05), ("A", 0.10), ("B", 0.30), ("C", 0.55)),
+    bar_step=50,
+)
+
+
+def test_years_before() -> None:
+    assert years_before(dt.date(2019, 8, 31), 2) == dt.date(2017, 8, 31)
+    assert years_before(dt.date(2020, 2, 29), 2) == dt.date(2018, 2, 28)
+
+
+def test_activity_two_years_before_the_date() -> None:
+    tournaments = pl.DataFrame(
+        {
+            "tournament_id": ["a", "b", "c", "d"],
+            "end_date": [
+                dt.date(2017, 9, 1),
+                dt.date(2017, 8, 31),
+                dt.date(2019, 8, 31),
+                dt.date(2019, 9, 1),
+            ],
+        }
+    )
+    history = pl.DataFrame(
+        {
+            "tournament_id": ["a", "b", "c", "d", "c"],
+            "player_id": ["A", "B", "C", "D", "A"],
+            "cote_after": [1600, 1700, 1650, 1800, 1620],
+        }
+    )
+    ranking, _ = cote_ranking(history, tournaments, dt.date(2019, 8, 31), RANKING)
+    # B's last tournament is exactly two years before: inactive. D's is after the date.
+    assert ranking.select("player_id", "rank", "value", "tournaments").rows() == [
+        ("C", 1, 1650, 1),
+        ("A", 2, 1620, 2),
+    ]
+    assert ranking["season"].unique().to_list() == ["2018-2019"]
+    # A year later A and C are still active (within two years); D too.
+    later, _ = cote_ranking(history, tournaments, dt.date(2021, 8, 30), RANKING)
+    assert sorted(later["player_id"].to_list()) == ["A", "C", "D"]
+    # On 31 August 2021, the tournaments of 31 August 2019 are two years old.
+    assert cote_ranking(history, tournaments, dt.date(2021, 8, 31), RANKING)[0][
+        "player_id"
+    ].to_list() == ["D"]
+
+
+def test_series_bars_rounded_to_50() -> None:
+    values = [3010, 2990, 2974, 2950, 2900, 2880, 2860, 2840, 2825, 2800]
+    values += list(range(2000, 1000, -100))
+    # N = 20: boundaries 1, 3, 9 → cotes 3010, 2974, 2825 → bars 3000, 2950, 2850 (2825 is
+    # a half: away from zero).
+    assert series_bars(values, RANKING) == [("Joker", 3000), ("A", 2950), ("B", 2850)]
+    assert series_bars([], RANKING) == []
+    # Tiny populations: every boundary admits at least one player.
+    # N = 3: boundaries 0.15, 0.45, 1.35 round to 0, 0, 1; each admits at least 1 player.
+    assert series_bars([1612, 1500, 1400], RANKING) == [("Joker", 1600), ("A", 1600), ("B", 1600)]
+
+
+def test_ranking_series_and_ties() -> None:
+    values = [3010, 2990, 2974, 2950, 2900, 2880, 2860, 2840, 2825, 2800]
+    values += list(range(2000, 1000, -100))
+    values[-1] = 1200  # tie with the 19th: both 19th
+    ids = [f"P{i:02d}" for i in range(20)]
+    tournaments = pl.DataFrame({"tournament_id": ["t"], "end_date": [dt.date(2019, 6, 1)]})
+    history = pl.DataFrame({"tournament_id": ["t"] * 20, "player_id": ids, "cote_after": values})
+    ranking, bars = cote_ranking(history, tournaments, dt.date(2019, 8, 31), RANKING)
+    assert bars == [("Joker", 3000), ("A", 2950), ("B", 2850)]
+    counts = dict(ranking.group_by("classique_series").len().iter_rows())
+    assert counts == {"Joker": 1, "A": 3, "B": 3, "C": 13}
+    assert ranking["rank"].to_list()[-2:] == [19, 19]
+
+
+def test_season_rankings_and_bars_frame() -> None:
+    tournaments = pl.DataFrame(
+        {
+            "tournament_id": ["t1", "t2"],
+            "discipline": ["classique", "classique"],
+            "end_date": [dt.date(2018, 10, 1), dt.date(2020, 3, 1)],
+        }
+    )
+    history = pl.DataFrame(
+        {
+            "tournament_id": ["t1", "t1", "t2"],
+            "player_id": ["A", "B", "A"],
+            "cote_after": [1710, 1490, 1760],
+        }
+    )
+    ranking, bars = season_cote_rankings(history, tournaments, RANKING)
+    assert ranking.select("season", "player_id", "rank", "value", "classique_series").rows() == [
+        ("2018-2019", "A", 1, 1710, "Joker"),
+        ("2018-2019", "B", 2, 1490, "C"),
+        ("2019-2020", "A", 1, 1760, "Joker"),
+        ("2019-2020", "B", 2, 1490, "C"),  # t1 (October 2018) is within two years
+    ]
+    # N = 2: every boundary is the first player (1710 → 1700; 1760 → 1750).
+    assert bars.rows() == [
+        ("2018-2019", dt.date(2019, 9, 1), "Joker", 1700),
+        ("2018-2019", dt.date(2019, 9, 1), "A", 1700),
+        ("2018-2019", dt.date(2019, 9, 1), "B", 1700),
+        ("2019-2020", dt.date(2020, 9, 1), "Joker", 1750),
+        ("2019-2020", dt.date(2020, 9, 1), "A", 1750),
+        ("2019-2020", dt.date(2020, 9, 1), "B", 1750),
+    ]

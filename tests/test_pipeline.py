@@ -1,0 +1,167 @@
+"""The pipeline end to end: Dagster assets, the build command, the sensor and schedule."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+import pytest
+
+from pipelines.cli import main
+from pipelines.defs.ingest.assets import ingest
+from pipelines.defs.jobs import nightly_build, raw_exports_sensor
+from pipelines.resources import WarehouseResource
+from pipelines.warehouse import Warehouse
+from tests.conftest import PLAYERS, results_csv
+
+BASE_TABLES = ["ingest_log", "tournaments", "players", "results", "games", "rating_lists"]
+
+
+def _tables(path: Path) -> dict[str, pl.DataFrame]:
+    warehouse = Warehouse(path)
+    return {name: warehouse.table(name) for name in warehouse.tables()}
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_ingest_assets_materialise_into_a_temporary_warehouse(resource: WarehouseResource) -> None:
+    instance = dg.DagsterInstance.ephemeral()
+    result = dg.materialize([ingest], resources={"warehouse": resource}, instance=instance)
+    assert result.success
+    tables = _tables(Path(resource.warehouse_path))
+    for name in BASE_TABLES:
+        assert tables[name].height > 0, name
+    checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
+    assert checks == {
+        "no_rejected_files": True,
+        "every_tournament_has_a_winner": True,
+        "games_only_between_listed_players": True,
+    }
+    # the ingest registers the seasons it found as partitions
+    assert instance.get_dynamic_partitions("season") == ["2023-2024"]
+
+
+def _build(raw: Path, out: Path) -> int:
+    return main(
+        [
+            "build",
+            "--raw",
+            str(raw),
+            "--warehouse",
+            str(out / "w.duckdb"),
+            "--reports",
+            str(out / "reports"),
+        ]
+    )
+
+
+def test_build_is_idempotent_and_leaves_raw_files_alone(
+    raw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _hashes(raw)
+    assert _build(raw, tmp_path / "a") == 0
+    out = capsys.readouterr().out
+    assert "files ingested: 4, rejected: 0" in out
+    assert "results" in out and "rows" in out
+    first = _tables(tmp_path / "a" / "w.duckdb")
+    assert _build(raw, tmp_path / "a") == 0
+    second = _tables(tmp_path / "a" / "w.duckdb")
+    assert first.keys() == second.keys()
+    for name in first:
+        assert first[name].equals(second[name]), name
+    assert _hashes(raw) == before
+
+
+def test_a_re_exported_tournament_replaces_its_earlier_version(raw: Path, tmp_path: Path) -> None:
+    assert _build(raw, tmp_path) == 0
+    corrected = [(p, last, first, {3: 4, 4: 3}.get(rank, rank)) for p, last, first, rank in PLAYERS]
+    corrected[3] = ("103", "Lefèvre-Roy", "Anne", 3)
+    (raw / "2023-2024" / "C1.csv").write_text(results_csv("C1", corrected), encoding="utf-8")
+    assert _build(raw, tmp_path) == 0
+    tables = _tables(tmp_path / "w.duckdb")
+    c1 = tables["results"].filter(pl.col("tournament_id") == "C1").sort("player_id")
+    assert c1["rank"].to_list() == [1, 2, 4, 3]
+    assert (
+        tables["players"].filter(pl.col("player_id") == "103")["last_name"].item() == "Lefèvre-Roy"
+    )
+    assert tables["results"].height == 6  # no leftover rows of the first version
+
+
+def test_rejected_input_gives_exit_status_1_and_is_quarantined(
+    raw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (raw / "2023-2024" / "bad.csv").write_text("nom\tprenom\n", encoding="utf-8")
+    assert _build(raw, tmp_path) == 1
+    out = capsys.readouterr().out
+    assert "rejected: 1" in out
+    assert "2023-2024/bad.csv, row 1: the header row is separated by tabs" in out
+    quarantined = tmp_path / "quarantine" / "2023-2024" / "bad.csv"
+    assert quarantined.read_text(encoding="utf-8") == "nom\tprenom\n"
+    assert (raw / "2023-2024" / "bad.csv").exists()  # the raw file stays where it was
+    log = _tables(tmp_path / "w.duckdb")["ingest_log"]
+    assert log.filter(pl.col("status") == "rejected")["path"].to_list() == ["2023-2024/bad.csv"]
+
+
+def test_a_failed_build_leaves_the_previous_warehouse_intact(
+    raw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _build(raw, tmp_path) == 0
+    warehouse = tmp_path / "w.duckdb"
+    before = hashlib.sha256(warehouse.read_bytes()).hexdigest()
+    # A classique tournament of a category with no parameters: the cote cannot be computed.
+    (raw / "2023-2024" / "C7.csv").write_text(
+        results_csv("C7", PLAYERS, category="inconnue", date="2024-03-01"), encoding="utf-8"
+    )
+    assert _build(raw, tmp_path) == 2
+    err = capsys.readouterr().err
+    assert "Build failed, the previous warehouse is unchanged" in err
+    assert "C7" in err
+    assert hashlib.sha256(warehouse.read_bytes()).hexdigest() == before
+    assert not (tmp_path / "w.duckdb.building").exists()
+
+
+def test_sensor_requests_a_run_when_an_export_appears_or_changes(
+    resource: WarehouseResource, raw: Path
+) -> None:
+    with dg.build_sensor_context(resources={"warehouse": resource}) as context:
+        first = raw_exports_sensor(context)
+    assert isinstance(first, dg.SensorResult)
+    assert len(first.run_requests) == 1
+    cursor = first.cursor
+    assert first.run_requests[0].run_key == cursor
+
+    with dg.build_sensor_context(cursor=cursor, resources={"warehouse": resource}) as context:
+        assert isinstance(raw_exports_sensor(context), dg.SkipReason)
+
+    (raw / "2023-2024" / "C1.csv").write_text(results_csv("C1", PLAYERS[:3]), encoding="utf-8")
+    with dg.build_sensor_context(cursor=cursor, resources={"warehouse": resource}) as context:
+        changed = raw_exports_sensor(context)
+    assert isinstance(changed, dg.SensorResult)
+    assert changed.cursor != cursor
+    assert changed.run_requests[0].run_key == changed.cursor
+
+
+def test_nightly_schedule_runs_the_full_build() -> None:
+    assert nightly_build.cron_schedule == "0 2 * * *"
+    assert nightly_build.job_name == "build_ratings"
+    with dg.build_schedule_context() as context:
+        requests = list(nightly_build.evaluate_tick(context).run_requests or [])
+    assert len(requests) == 1
+
+
+def test_definitions_load() -> None:
+    from pipelines.definitions import defs
+
+    defs.validate_loadable(defs)
+    jobs = {job.name for job in defs.resolve_all_job_defs()}
+    assert {"build_ratings", "build_season"} <= jobs
+    assert defs.resolve_sensor_def("raw_exports_sensor")
+    assert defs.resolve_schedule_def("nightly_build")

@@ -1,0 +1,447 @@
+"""RULES §3: %N1–%N4 zones, PC, weighted means, super-série, cascade, sub-series."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.reference.series import load_series_params, load_series_quotas
+from transforms.series import (
+    QuotaRow,
+    SeriesParams,
+    SeriesQuotas,
+    classify_season,
+    duplicate_event_scores,
+    provisional_classification,
+    quota_check,
+    season_standings,
+    series_boundaries,
+)
+
+REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
+SEASON = "2023-2024"
+
+
+@pytest.fixture(scope="module")
+def quotas() -> SeriesQuotas:
+    return load_series_quotas(REFERENCE)
+
+
+@pytest.fixture(scope="module")
+def params() -> SeriesParams:
+    return load_series_params(REFERENCE)
+
+
+def _small_quotas() -> SeriesQuotas:
+    """Series shares 10/10/20/20/20/rest: easy boundaries for ten players."""
+    rows = [
+        QuotaRow("*", s, None, Fraction(p))
+        for s, p in zip(range(1, 6), (10, 10, 20, 20, 20), strict=True)
+    ]
+    rows.append(QuotaRow("*", 6, None, None))
+    return SeriesQuotas(tuple(rows))
+
+
+def _event(players: list[tuple[str, int, str | None]], games: int = 4, tid: str = "T1"):
+    results = pl.DataFrame(
+        {
+            "tournament_id": [tid] * len(players),
+            "player_id": [p for p, _, _ in players],
+            "rank": [r for _, r, _ in players],
+            "series": [s for _, _, s in players],
+        },
+        schema={
+            "tournament_id": pl.String,
+            "player_id": pl.String,
+            "rank": pl.Int64,
+            "series": pl.String,
+        },
+    )
+    events = pl.DataFrame({"tournament_id": [tid], "season": [SEASON], "games": [games]})
+    return results, events
+
+
+def _standings(rows: dict[str, tuple[float, float, float, float, float]], fed: str = "FRA"):
+    ids = sorted(rows)
+    return pl.DataFrame(
+        {
+            "season": [SEASON] * len(ids),
+            "player_id": ids,
+            "federation": [fed] * len(ids),
+            "events": [1] * len(ids),
+            "pct_n1": [rows[i][0] for i in ids],
+            "pct_n2": [rows[i][1] for i in ids],
+            "pct_n3": [rows[i][2] for i in ids],
+            "pct_n4": [rows[i][3] for i in ids],
+            "pc": [rows[i][4] for i in ids],
+            "super_serie_pct": [0.0] * len(ids),
+        }
+    )
+
+
+NO_NEW = pl.DataFrame(schema={"player_id": pl.String, "federation": pl.String})
+
+
+def _series_of(frame: pl.DataFrame) -> dict[str, str]:
+    return dict(frame.select("player_id", "series").iter_rows())
+
+
+# --------------------------------------------------------------------------- PC
+
+
+def test_pc_example_100_players_4_games() -> None:
+    players = [(f"p{i:03d}", i, "6") for i in range(1, 101)]
+    results, events = _event(players, games=4)
+    scores = duplicate_event_scores(results, events).sort("place")
+    assert scores.get_column("pc").head(5).to_list() == [500.0, 495.0, 490.0, 485.0, 480.0]
+    assert scores.get_column("pc").tail(1).to_list() == [5.0]
+
+
+def test_pc_is_exact_and_ties_share_the_best_place() -> None:
+    # 3 players, 3 games: step 3.75, M = 11.25; two tied 1st, the next is 3rd.
+    results, events = _event([("a", 1, "6"), ("b", 1, "6"), ("c", 3, "6")], games=3)
+    pc = dict(duplicate_event_scores(results, events).select("player_id", "pc").iter_rows())
+    assert pc == {"a": 11.25, "b": 11.25, "c": 3.75}
+
+
+# --------------------------------------------------------------------------- zones
+
+
+def test_percentages_by_zone_with_empty_zone_ties_winner_and_fallback() -> None:
+    results, events = _event(
+        [
+            ("w", 1, "3"),  # winner from series 3
+            ("ss", 2, "SS"),  # super-série counts as series 1
+            ("s1", 3, "1"),
+            ("t3", 3, "3"),  # tied 3rd with s1
+            ("f4", 5, None),  # no series written: season series 4
+            ("s3", 6, "3"),
+            ("s5", 7, "5"),
+            ("s4", 8, "4"),
+            ("nw", 9, None),  # nothing known: series 7
+        ]
+    )
+    season_series = pl.DataFrame({"season": [SEASON], "player_id": ["f4"], "series": ["4"]})
+    scores = duplicate_event_scores(results, events, season_series)
+    got = {r["player_id"]: r for r in scores.iter_rows(named=True)}
+    # Zones: series 1 = {ss, s1} → a=1, b=2; N2 empty → a=3, b=2;
+    # N3 = {w, t3, s3} → a=3, b=5; N4 = {f4, s4} → a=6, b=7.
+    assert (got["w"]["zone1_a"], got["w"]["zone1_b"]) == (1, 2)
+    assert (got["w"]["zone2_a"], got["w"]["zone2_b"]) == (3, 2)
+    assert (got["w"]["zone3_a"], got["w"]["zone3_b"]) == (3, 5)
+    assert (got["w"]["zone4_a"], got["w"]["zone4_b"]) == (6, 7)
+    expected = {
+        #        %N1    %N2    %N3          %N4
+        "w": (100.0, 100.0, 100.0, 100.0),
+        "ss": (50.0, 100.0, 100.0, 100.0),
+        "s1": (0.0, 0.0, 100.0, 100.0),
+        "t3": (0.0, 0.0, 100.0, 100.0),
+        "f4": (0.0, 0.0, 100.0 / 3.0, 100.0),
+        "s3": (0.0, 0.0, 0.0, 100.0),
+        "s5": (0.0, 0.0, 0.0, 50.0),
+        "s4": (0.0, 0.0, 0.0, 0.0),
+        "nw": (0.0, 0.0, 0.0, 0.0),
+    }
+    for pid, pct in expected.items():
+        row = got[pid]
+        assert (row["pct_n1"], row["pct_n2"], row["pct_n3"], row["pct_n4"]) == pytest.approx(pct)
+    assert got["f4"]["series"] == "4" and got["f4"]["series_source"] == "season"
+    assert got["nw"]["series"] == "7" and got["nw"]["series_source"] == "default"
+    assert got["ss"]["series"] == "SS" and got["ss"]["series_source"] == "results"
+
+
+# --------------------------------------------------------------------------- standings
+
+
+def _two_events() -> tuple[pl.DataFrame, pl.DataFrame]:
+    scores = pl.DataFrame(
+        {
+            "season": [SEASON] * 3,
+            "tournament_id": ["E1", "E2", "E1"],
+            "player_id": ["a", "a", "b"],
+            "pct_n1": [100.0, 50.0, 40.0],
+            "pct_n2": [100.0, 100.0, 80.0],
+            "pct_n3": [100.0, 100.0, 100.0],
+            "pct_n4": [100.0, 100.0, 100.0],
+            "pc": [20.0, 7.5, 10.0],
+        }
+    )
+    # E1 has no coefficient and an unknown category: default 1; E2 states 2.
+    events = pl.DataFrame(
+        {"tournament_id": ["E1", "E2"], "category": ["inconnue", None], "coefficient": [None, 2.0]},
+        schema={"tournament_id": pl.String, "category": pl.String, "coefficient": pl.Float64},
+    )
+    return scores, events
+
+
+def test_weighted_means_without_minimum_divisor(params: SeriesParams) -> None:
+    scores, events = _two_events()
+    st = {r["player_id"]: r for r in season_standings(scores, events, params).iter_rows(named=True)}
+    assert st["a"]["pct_n1"] == pytest.approx((100 * 1 + 50 * 2) / 3)
+    assert st["a"]["events"] == 2
+    assert st["a"]["pc"] == 27.5
+    assert st["b"]["pct_n1"] == pytest.approx(40.0)
+    assert st["a"]["super_serie_season"] == pytest.approx(200 / 3)
+
+
+def test_minimum_divisor_replaces_a_smaller_sum_of_weights(params: SeriesParams) -> None:
+    scores, events = _two_events()
+    strict = SeriesParams(**{**params.__dict__, "minimum_divisor": 4.0})
+    st = {r["player_id"]: r for r in season_standings(scores, events, strict).iter_rows(named=True)}
+    assert st["a"]["pct_n1"] == pytest.approx(200 / 4)  # weights 3 < D = 4
+    assert st["b"]["pct_n1"] == pytest.approx(40 / 4)
+    assert st["a"]["pct_n2"] == pytest.approx(300 / 4)
+    # The super-série percentage ignores D.
+    assert st["a"]["super_serie_season"] == pytest.approx(200 / 3)
+    assert st["b"]["super_serie_season"] == pytest.approx(40.0)
+
+
+def test_category_coefficient_applies_when_export_has_none(params: SeriesParams) -> None:
+    scores, events = _two_events()
+    by_cat = SeriesParams(**{**params.__dict__, "coefficient_by_category": {"Inconnue": 3.0}})
+    st = season_standings(scores, events, by_cat).filter(pl.col("player_id") == "a")
+    assert st.get_column("pct_n1")[0] == pytest.approx((100 * 3 + 50 * 2) / 5)
+
+
+def test_super_serie_three_quarters_current_one_quarter_previous(params: SeriesParams) -> None:
+    scores, events = _two_events()
+    previous = pl.DataFrame({"player_id": ["b"], "super_serie_season": [80.0]})
+    st = {
+        r["player_id"]: r
+        for r in season_standings(scores, events, params, previous=previous).iter_rows(named=True)
+    }
+    assert st["b"]["super_serie_pct"] == pytest.approx(0.75 * 40 + 0.25 * 80)  # 50
+    # a was absent last season: that season counts 0.
+    assert st["a"]["super_serie_pct"] == pytest.approx(0.75 * 200 / 3)  # 50
+    assert st["a"]["super_serie_previous"] == 0.0
+
+
+def test_super_serie_top_n_strictly_above_threshold(quotas: SeriesQuotas) -> None:
+    standings = _standings({p: (50.0, 0, 0, 0, 0) for p in "abcde"}).with_columns(
+        pl.Series("super_serie_pct", [90.0, 70.0, 70.0, 60.0, 50.0])
+    )
+    params = SeriesParams(super_serie_size=2, super_serie_threshold=50.0)
+    result = classify_season(standings, NO_NEW, quotas, params)
+    ss = set(result.classification.filter(pl.col("super_serie")).get_column("player_id"))
+    assert ss == {"a", "b", "c"}  # b and c tied at the 2nd place: both in
+    bar = result.bars.filter(pl.col("series") == "SS").row(0, named=True)
+    assert (bar["bar"], bar["admitted"], bar["target"]) == (70.0, 3, 2)
+    params_all = SeriesParams(super_serie_size=30, super_serie_threshold=50.0)
+    ss_all = classify_season(standings, NO_NEW, quotas, params_all).classification
+    assert "e" not in set(ss_all.filter(pl.col("super_serie")).get_column("player_id"))
+
+
+# --------------------------------------------------------------------------- cascade
+
+
+def test_quotas_sum_exactly_to_population(quotas: SeriesQuotas) -> None:
+    for n in (1, 7, 150, 1234, 9999):
+        bounds = series_boundaries(quotas, n)
+        sizes = [bounds[1]] + [bounds[s] - bounds[s - 1] for s in range(2, 6)]
+        rest = n - bounds[5]
+        assert sum(sizes) + rest == n
+        for s, size in zip(range(1, 6), sizes, strict=True):
+            assert abs(size - float(quotas.series_share(s)) * n / 100) < 1
+    # 150: 1.5 → 2, 4.5 → 5 (half away from zero), 9, 27, 57.
+    assert series_boundaries(quotas, 150) == {1: 2, 2: 5, 3: 9, 4: 27, 5: 57}
+
+
+def test_cascade_sizes_sum_to_n_with_new_licensees(
+    params: SeriesParams, quotas: SeriesQuotas
+) -> None:
+    ids = [f"p{i:03d}" for i in range(95)]
+    rows = {p: (100 - i, 100 - i, 100 - i, 100 - i, 1000 - i) for i, p in enumerate(ids)}
+    new = pl.DataFrame({"player_id": [f"n{i}" for i in range(5)], "federation": ["XYZ"] * 5})
+    result = classify_season(_standings(rows, fed="XYZ"), new, quotas, params)
+    sizes = dict(result.classification.group_by("series").agg(pl.len()).iter_rows())
+    assert sizes == {"1": 1, "2": 2, "3": 3, "4": 12, "5": 20, "6": 57, "7": 5}
+    assert sum(sizes.values()) == 100
+    assert quota_check(result.classification, quotas).get_column("ok").all()
+    assert set(result.movements.filter(pl.col("series") == "7").get_column("movement")) == {"new"}
+
+
+def test_tie_at_the_bar_admits_an_extra_player(params: SeriesParams) -> None:
+    quotas = _small_quotas()  # boundaries for ten: 1, 2, 4, 6, 8, rest
+    rows = {
+        "a": (90.0, 0.0, 0.0, 0.0, 0.0),
+        "b": (80.0, 95.0, 0.0, 0.0, 0.0),
+        "c": (10.0, 20.0, 70.0, 0.0, 0.0),
+        "d": (10.0, 20.0, 60.0, 0.0, 0.0),
+        "e": (10.0, 20.0, 60.0, 0.0, 0.0),  # tied with d, the last admitted to series 3
+        "f": (10.0, 20.0, 10.0, 50.0, 0.0),
+        "g": (10.0, 20.0, 10.0, 40.0, 0.0),
+        "h": (10.0, 20.0, 10.0, 30.0, 30.0),
+        "i": (10.0, 20.0, 10.0, 20.0, 20.0),
+        "j": (10.0, 20.0, 10.0, 10.0, 10.0),
+    }
+    result = classify_season(_standings(rows, fed="XYZ"), NO_NEW, quotas, params)
+    got = _series_of(result.classification)
+    # 1: a. 2: b. 3 wants 2 by %N3: c 70, d 60 — and e, tied with d at the bar, too.
+    # 4 shrinks to 1 (boundary 6): f. 5 wants 2 by PC: h 30, i 20. 6: the rest.
+    assert got == {
+        "a": "1",
+        "b": "2",
+        "c": "3",
+        "d": "3",
+        "e": "3",
+        "f": "4",
+        "g": "6",
+        "h": "5",
+        "i": "5",
+        "j": "6",
+    }
+    bars = {
+        r["series"]: r
+        for r in result.bars.filter(pl.col("subseries").is_null()).iter_rows(named=True)
+    }
+    assert (bars["3"]["bar"], bars["3"]["admitted"], bars["3"]["target"]) == (60.0, 3, 2)
+    assert (bars["4"]["bar"], bars["4"]["admitted"]) == (50.0, 1)
+    check = quota_check(result.classification, quotas)
+    assert check.get_column("ok").all()
+    assert check.filter(pl.col("series") == "3").get_column("tie_excess")[0] == 1
+    assert (bars["5"]["bar"], bars["5"]["admitted"], bars["6"]["bar"]) == (20.0, 2, 0.0)
+
+
+def test_quota_check_fails_when_a_series_overflows_without_tie(params: SeriesParams) -> None:
+    quotas = _small_quotas()
+    rows = {
+        p: (100.0 - i, 100.0 - i, 100.0 - i, 100.0 - i, 100.0 - i)
+        for i, p in enumerate("abcdefghij")
+    }
+    result = classify_season(_standings(rows, fed="XYZ"), NO_NEW, quotas, params)
+    assert quota_check(result.classification, quotas).get_column("ok").all()
+    tampered = result.classification.with_columns(
+        pl.when(pl.col("player_id") == "j")
+        .then(pl.lit("5"))
+        .otherwise(pl.col("series"))
+        .alias("series")
+    )
+    check = quota_check(tampered, quotas)
+    # Series 5 holds 3 for a target of 2 with no tie at its bar.
+    assert check.filter(~pl.col("ok")).get_column("series").to_list() == ["5"]
+
+
+# --------------------------------------------------------------------------- sub-series
+
+
+def _hundred(fed: str) -> pl.DataFrame:
+    rows = {
+        f"p{i:03d}": (100 - i / 2, 100 - i / 2, 100 - i / 2, 100 - i / 2, 1000.0 - i)
+        for i in range(100)
+    }
+    return _standings(rows, fed=fed)
+
+
+def test_subseries_split_france_with_tie(params: SeriesParams, quotas: SeriesQuotas) -> None:
+    standings = _hundred("FFSc").with_columns(  # alias of FRA
+        pl.when(pl.col("player_id") == "p009")
+        .then(pl.lit(100 - 8 / 2))
+        .otherwise(pl.col("pct_n4"))
+        .alias("pct_n4")
+    )
+    result = classify_season(standings, NO_NEW, quotas, params)
+    table = result.classification
+    sub = dict(table.select("player_id", "subseries").iter_rows())
+    # Series 4 = p006..p017 (12): boundaries 3, 6, 9; p009 tied with p008 → 4A has 4.
+    assert [sub[f"p{i:03d}"] for i in range(6, 18)] == [
+        "4A",
+        "4A",
+        "4A",
+        "4A",
+        "4B",
+        "4B",
+        "4C",
+        "4C",
+        "4C",
+        "4D",
+        "4D",
+        "4D",
+    ]
+    # Series 1 (1 player): 0.5 / 1 × 1 = 0.5 → 1 in 1A, 1B empty.
+    assert sub["p000"] == "1A"
+    counts = dict(table.group_by("subseries").agg(pl.len()).iter_rows())
+    assert (counts["2A"], counts["2B"], counts["3A"], counts["3B"]) == (1, 1, 1, 2)
+    assert (counts["5A"], counts["5B"], counts["5C"], counts["5D"]) == (4, 5, 5, 6)
+    assert (counts["6A"], counts["6B"], counts["6C"], counts["6D"]) == (7, 7, 8, 40)
+    bar = result.bars.filter((pl.col("subseries") == "4A") & (pl.col("federation") == "FRA"))
+    assert (bar.get_column("bar")[0], bar.get_column("admitted")[0]) == (96.0, 4)
+
+
+def test_subseries_split_belgium_only_4_to_6(params: SeriesParams, quotas: SeriesQuotas) -> None:
+    table = classify_season(_hundred("Belgique"), NO_NEW, quotas, params).classification
+    counts = dict(
+        table.group_by("series", "subseries")
+        .agg(pl.len())
+        .select(pl.concat_str("series", pl.col("subseries").fill_null("-"), separator="/"), "len")
+        .iter_rows()
+    )
+    assert counts == {
+        "1/-": 1,
+        "2/-": 2,
+        "3/-": 3,
+        "4/4A": 6,
+        "4/4B": 6,
+        "5/5A": 10,
+        "5/5B": 10,
+        "6/6A": 31,
+        "6/6B": 31,
+    }
+    other = classify_season(_hundred("XYZ"), NO_NEW, quotas, params).classification
+    assert other.get_column("subseries").null_count() == 100
+
+
+# --------------------------------------------------------------------------- movements
+
+
+def test_movements(params: SeriesParams) -> None:
+    quotas = _small_quotas()
+    rows = {
+        p: (100.0 - i, 100.0 - i, 100.0 - i, 100.0 - i, 100.0 - i)
+        for i, p in enumerate("abcdefghij")
+    }
+    held = pl.DataFrame({"player_id": ["a", "b", "c", "j"], "series": ["SS", "4", "3", "6"]})
+    result = classify_season(_standings(rows, fed="XYZ"), NO_NEW, quotas, params, held)
+    moves = {
+        r["player_id"]: (r["previous_series"], r["series"], r["movement"])
+        for r in result.movements.iter_rows(named=True)
+    }
+    assert moves["a"] == ("SS", "1", "relegated")  # %N1 100 but super-série value 0
+    assert moves["b"] == ("4", "2", "promoted")
+    assert moves["c"] == ("3", "3", "unchanged")
+    assert moves["j"] == ("6", "6", "unchanged")
+    assert moves["d"] == (None, "3", "new")
+
+
+# --------------------------------------------------------------------------- provisional
+
+
+def test_provisional_after_each_event(params: SeriesParams) -> None:
+    quotas = _small_quotas()
+    r1, e1 = _event([("a", 1, "2"), ("b", 2, "2")], tid="E1")
+    r2, e2 = _event([("b", 1, "2"), ("c", 2, "2")], tid="E2")
+    # E2 ends first: the provisional order follows end dates, not ids.
+    events = pl.concat([e1, e2]).with_columns(
+        pl.Series("end_date", [dt.date(2023, 11, 1), dt.date(2023, 10, 1)])
+    )
+    scores = duplicate_event_scores(pl.concat([r1, r2]), events)
+    new = pl.DataFrame({"player_id": ["n"], "federation": ["XYZ"]})
+    prov = provisional_classification(scores, events, quotas, params, new)
+    first = dict(
+        prov.filter(pl.col("after_tournament_id") == "E2").select("player_id", "series").iter_rows()
+    )
+    # After E2 (first by end date), N = 3: boundaries 0, 1, 1, 2, 2: series 2 ← b (%N2
+    # 100), series 4 ← c (%N4 100), the new licensee n → 7.
+    assert first == {"b": "2", "c": "4", "n": "7"}
+    second = dict(
+        prov.filter(pl.col("after_tournament_id") == "E1").select("player_id", "series").iter_rows()
+    )
+    # After E1, N = 4: boundaries 0, 1, 2, 2, 3. Series 2 ← a (%N2 100); series 3 wants 1:
+    # b and c tie at %N3 100, both admitted; 4 and 5 are empty.
+    assert second == {"a": "2", "b": "3", "c": "3", "n": "7"}
+    b_value = prov.filter((pl.col("after_tournament_id") == "E1") & (pl.col("player_id") == "b"))
+    assert b_value.get_column("value")[0] == 100.0
+    assert set(prov.get_column("season")) == {SEASON}

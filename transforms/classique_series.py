@@ -1,0 +1,269 @@
+"""Published rankings of the cote and of Elo, and the classique series (RULES §1).
+
+Pure transforms over `cote_history` / `elo_history` and `tournaments`.
+
+Decisions taken here:
+
+- **Activity**: a player is active on date D when they played a rated tournament whose
+  end date lies in (D − `activity_years` years, D]; on D = 31 August that is exactly the
+  last two seasons. (29 February minus whole years is 28 February.) The ranking lists
+  active players only; an inactive player keeps their value for a later ranking.
+- **Value**: the cote (rating) after the player's last tournament ending on or before D.
+  Rank: decreasing value, tied players share the best rank (§0).
+- `tournaments` (cote ranking) and `games` (Elo ranking) count what the player has played
+  in the pass up to D (rated games only; the games of a starting rating list are not
+  counted).
+- **Classique series bars**: computed from the active players of a cote ranking. With N
+  active players sorted by decreasing cote, the boundary of each series but the last is
+  `round(cumulative share × N)` (half away from zero), at least 1 and at most N; the bar
+  is the cote of the player at that boundary, rounded to the nearest `bar_step` (half away
+  from zero). A player belongs to the best series whose bar their cote reaches; the last
+  series (C) has no bar. The end-of-season ranking of season S (as of its last day) gives
+  the bars set on the following 1 September (`set_on`), and its `classique_series` column
+  shows the series those bars give. The Elo ranking shows each player's classique series
+  from the cote ranking of the same date (null for a player without cote).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from transforms.seasons import season_bounds, season_of
+
+
+@dataclass(frozen=True)
+class RankingParams:
+    """Activity window and classique series shares (best first) with the bar rounding."""
+
+    activity_years: int
+    series_shares: tuple[tuple[str, float], ...]  # e.g. (("Joker", .05), ("A", .10), …)
+    bar_step: int
+    season_start_month: int = 9
+    season_start_day: int = 1
+
+
+def years_before(date: dt.date, years: int) -> dt.date:
+    """The same calendar day `years` earlier (29 February becomes 28 February)."""
+    try:
+        return date.replace(year=date.year - years)
+    except ValueError:
+        return date.replace(year=date.year - years, day=28)
+
+
+def _round_to_step(value: float, step: int) -> int:
+    q = value / step
+    return int(np.sign(q) * np.floor(abs(q) + 0.5)) * step
+
+
+def series_bars(
+    values: Sequence[float] | np.ndarray, params: RankingParams
+) -> list[tuple[str, int]]:
+    """Bars (series, minimum value) of every series but the last, from active players' values."""
+    v = np.sort(np.asarray(values, dtype=np.float64))[::-1]
+    n = len(v)
+    if n == 0:
+        return []
+    bars: list[tuple[str, int]] = []
+    cumulative = 0.0
+    for name, share in params.series_shares[:-1]:
+        cumulative += share
+        boundary = int(np.floor(cumulative * n + 0.5))
+        boundary = min(max(boundary, 1), n)
+        bars.append((name, _round_to_step(float(v[boundary - 1]), params.bar_step)))
+    return bars
+
+
+def series_expr(value: pl.Expr, bars: Sequence[tuple[str, int]], params: RankingParams) -> pl.Expr:
+    """The classique series of each value under `bars` (null when there are no bars)."""
+    if not bars:
+        return pl.lit(None, dtype=pl.String)
+    first_name, first_bar = bars[0]
+    chain: Any = pl.when(value >= first_bar).then(pl.lit(first_name))
+    for name, bar in bars[1:]:
+        chain = chain.when(value >= bar).then(pl.lit(name))
+    return chain.otherwise(pl.lit(params.series_shares[-1][0]))
+
+
+def _standing(
+    history: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    as_of: dt.date,
+    value_column: str,
+    count_expr: pl.Expr,
+    count_name: str,
+    params: RankingParams,
+) -> pl.DataFrame:
+    dated = history.with_row_index("_order").join(
+        tournaments.select("tournament_id", "end_date"), on="tournament_id", how="left"
+    )
+    window_start = years_before(as_of, params.activity_years)
+    return (
+        dated.filter(pl.col("end_date") <= as_of)
+        .sort("_order")
+        .group_by("player_id")
+        .agg(
+            pl.col(value_column).last().alias("value"),
+            pl.col("end_date").max().alias("last_played"),
+            count_expr.alias(count_name),
+        )
+        .filter(pl.col("last_played") > window_start)
+        .with_columns(rank=pl.col("value").rank("min", descending=True).cast(pl.Int64))
+        .sort("rank", "player_id")
+    )
+
+
+def cote_ranking(
+    history: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    as_of: dt.date,
+    params: RankingParams,
+    bars: Sequence[tuple[str, int]] | None = None,
+) -> tuple[pl.DataFrame, list[tuple[str, int]]]:
+    """The cote ranking of active players on `as_of`, and the series bars it used.
+
+    Without `bars`, they are computed from this ranking (as on the next 1 September).
+    """
+    standing = _standing(
+        history, tournaments, as_of, "cote_after", pl.len().cast(pl.Int64), "tournaments", params
+    )
+    if bars is None:
+        bars = series_bars(standing["value"].to_numpy(), params)
+    season = season_of(as_of, params.season_start_month, params.season_start_day)
+    frame = standing.select(
+        pl.lit(season).alias("season"),
+        pl.lit(as_of).alias("as_of"),
+        "player_id",
+        "rank",
+        pl.col("value").cast(pl.Int64),
+        series_expr(pl.col("value"), bars, params).alias("classique_series"),
+        "tournaments",
+    )
+    return frame, list(bars)
+
+
+def elo_ranking(
+    history: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    as_of: dt.date,
+    params: RankingParams,
+    series: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """The Elo ranking of active players on `as_of`; `series` maps player_id to their
+    classique_series (from the cote ranking of the same date)."""
+    standing = _standing(
+        history,
+        tournaments,
+        as_of,
+        "rating_after",
+        pl.col("games").sum().cast(pl.Int64),
+        "games",
+        params,
+    )
+    if series is None:
+        standing = standing.with_columns(classique_series=pl.lit(None, dtype=pl.String))
+    else:
+        standing = standing.join(
+            series.select("player_id", "classique_series"), on="player_id", how="left"
+        )
+    season = season_of(as_of, params.season_start_month, params.season_start_day)
+    return standing.sort("rank", "player_id").select(
+        pl.lit(season).alias("season"),
+        pl.lit(as_of).alias("as_of"),
+        "player_id",
+        "rank",
+        pl.col("value").cast(pl.Float64),
+        "classique_series",
+        "games",
+    )
+
+
+def ranking_seasons(
+    tournaments: pl.DataFrame, disciplines: Sequence[str], params: RankingParams
+) -> list[str]:
+    """Every season from the first to the last one holding a rated tournament."""
+    ends = tournaments.filter(pl.col("discipline").is_in(list(disciplines)))[
+        "end_date"
+    ].drop_nulls()
+    if ends.len() == 0:
+        return []
+    first = season_of(ends.min(), params.season_start_month, params.season_start_day)  # type: ignore[arg-type]
+    last = season_of(ends.max(), params.season_start_month, params.season_start_day)  # type: ignore[arg-type]
+    return [f"{y}-{y + 1}" for y in range(int(first[:4]), int(last[:4]) + 1)]
+
+
+def season_end(season: str, params: RankingParams) -> dt.date:
+    return season_bounds(season, params.season_start_month, params.season_start_day)[1]
+
+
+def season_cote_rankings(
+    history: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    params: RankingParams,
+    disciplines: Sequence[str] = ("classique",),
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """End-of-season cote rankings and the classique series bars they set."""
+    rankings: list[pl.DataFrame] = []
+    bar_rows: list[dict[str, object]] = []
+    for season in ranking_seasons(tournaments, disciplines, params):
+        end = season_end(season, params)
+        frame, bars = cote_ranking(history, tournaments, end, params)
+        rankings.append(frame)
+        bar_rows += [
+            {"season": season, "set_on": end + dt.timedelta(days=1), "series": name, "bar": bar}
+            for name, bar in bars
+        ]
+    ranking = (
+        pl.concat(rankings, how="vertical")
+        if rankings
+        else pl.DataFrame(schema=COTE_RANKING_SCHEMA)
+    )
+    bars_frame = (
+        pl.DataFrame(bar_rows, schema=BARS_SCHEMA, orient="row")
+        if bar_rows
+        else pl.DataFrame(schema=BARS_SCHEMA)
+    )
+    return ranking.cast(COTE_RANKING_SCHEMA), bars_frame  # type: ignore[arg-type]
+
+
+def season_elo_rankings(
+    history: pl.DataFrame,
+    tournaments: pl.DataFrame,
+    cote_rankings: pl.DataFrame,
+    params: RankingParams,
+    disciplines: Sequence[str] = ("classique",),
+) -> pl.DataFrame:
+    """End-of-season Elo rankings, with the classique series of the cote ranking."""
+    frames = []
+    for season in ranking_seasons(tournaments, disciplines, params):
+        series = cote_rankings.filter(pl.col("season") == season)
+        frames.append(elo_ranking(history, tournaments, season_end(season, params), params, series))
+    if not frames:
+        return pl.DataFrame(schema=ELO_RANKING_SCHEMA)
+    return pl.concat(frames, how="vertical").cast(ELO_RANKING_SCHEMA)  # type: ignore[arg-type]
+
+
+COTE_RANKING_SCHEMA = {
+    "season": pl.String,
+    "as_of": pl.Date,
+    "player_id": pl.String,
+    "rank": pl.Int64,
+    "value": pl.Int64,
+    "classique_series": pl.String,
+    "tournaments": pl.Int64,
+}
+ELO_RANKING_SCHEMA = {
+    "season": pl.String,
+    "as_of": pl.Date,
+    "player_id": pl.String,
+    "rank": pl.Int64,
+    "value": pl.Float64,
+    "classique_series": pl.String,
+    "games": pl.Int64,
+}
+BARS_SCHEMA = {"season": pl.String, "set_on": pl.Date, "series": pl.String, "bar": pl.Int64}

@@ -1,0 +1,328 @@
+"""The international rating of Scrabble classique, the *cote* (RULES §1).
+
+Pure transforms: Polars frames and NumPy arrays in, frames out; every number the rules mark
+as a parameter comes in through `CoteParams` (loaded from `data/reference/cote.yaml` and
+`cote_categories.csv` by `pipelines.reference.classique`).
+
+Decisions taken here, where RULES §1 is silent:
+
+- **Initial place** of tied cotes: players with the same cote share the best initial place
+  (as §0 does for published places). Only the *reference cote of place k* (the k-th cote
+  in decreasing order) enters the computation, and it does not depend on that choice.
+- **Starting cote** is looked up only for a player's first rated classique tournament;
+  afterwards the pass carries the cote it computed. The start is, in this order: the
+  cote of the latest rating list whose `as_of` is strictly before the tournament's start
+  (the end date when no start is given); the duplicate-series equivalence of the series
+  the player has on this tournament's results row, else on their latest earlier results
+  row of any discipline (a sub-series such as `4B` counts as its series `4`); the initial
+  cote. A series outside the equivalence table (7, national series) counts as none.
+- **Tournament parameters** (M_B, PJmin, PJmax): each value stated on the tournament row
+  wins; the missing ones come from the category table, keyed by category (compared
+  trimmed and case-insensitively) and number of games: the row with the largest
+  `min_games` not above the tournament's games (a tournament without a number of games
+  takes the category's row with the smallest `min_games`). The Joker-share band of RULES
+  §1 is not modelled: no source gives its bands, and a tournament export may state PJmin
+  and PJmax explicitly.
+- A published rank must lie in 1..N (N = players rated in the tournament); a player
+  listed twice in one tournament is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from transforms.seasons import EVENT_ORDER
+
+COTE_HISTORY_COLUMNS = (
+    "tournament_id",
+    "player_id",
+    "cote_before",
+    "initial_place",
+    "rank",
+    "pe",
+    "bonus",
+    "pj_raw",
+    "pj",
+    "cote_after",
+)
+
+
+class CoteError(ValueError):
+    """A tournament that cannot be rated; the message names the tournament."""
+
+
+class UnknownCategoryError(CoteError):
+    """A tournament whose category is not in the table and whose export states no params."""
+
+
+@dataclass(frozen=True)
+class TournamentParams:
+    """M_B (bonus of the winner), PJmin and PJmax of one tournament."""
+
+    bonus_m: int
+    pj_min: int
+    pj_max: int
+
+
+@dataclass(frozen=True)
+class CategoryParams:
+    """One row of the category table: the parameters of a category from `min_games` on."""
+
+    category: str
+    min_games: int
+    bonus_m: int
+    pj_min: int
+    pj_max: int
+
+
+@dataclass(frozen=True)
+class CoteParams:
+    """Every parameter of RULES §1."""
+
+    initial_cote: int
+    series_equivalence: Mapping[str, int]
+    bonus_divisors: tuple[int, ...]  # places 1, 2, 3, 4 get M_B / divisor
+    pj_gain: Fraction  # factor of d when d >= 0 (2/3)
+    pj_loss: Fraction  # factor of d when d < 0 (1/3)
+    categories: tuple[CategoryParams, ...]
+    disciplines: tuple[str, ...] = ("classique",)
+    categories_source: str = "data/reference/cote_categories.csv"
+
+
+def round_half_away(numerator: np.ndarray | int, denominator: int) -> np.ndarray:
+    """numerator / denominator rounded to an integer, half away from zero, exactly."""
+    num = np.asarray(numerator, dtype=np.int64)
+    if denominator <= 0:
+        raise ValueError(f"denominator must be positive, got {denominator}")
+    return np.sign(num) * ((2 * np.abs(num) + denominator) // (2 * denominator))
+
+
+def _norm_category(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    return text or None
+
+
+def tournament_params(tournament: Mapping[str, Any], params: CoteParams) -> TournamentParams:
+    """M_B, PJmin and PJmax of a tournament: stated on its row, else from the category table."""
+    stated = {k: tournament.get(k) for k in ("bonus_m", "pj_min", "pj_max")}
+    if all(v is not None for v in stated.values()):
+        return TournamentParams(
+            int(stated["bonus_m"]), int(stated["pj_min"]), int(stated["pj_max"])
+        )
+    category = _norm_category(tournament.get("category"))
+    rows = [c for c in params.categories if _norm_category(c.category) == category]
+    if not rows:
+        tid = tournament.get("tournament_id")
+        name = tournament.get("tournament_name")
+        label = f"{tid} ({name})" if name else str(tid)
+        raise UnknownCategoryError(
+            f"tournament {label}: category {tournament.get('category')!r} is not in "
+            f"{params.categories_source} and the export states no bonus_m/pj_min/pj_max"
+        )
+    rows.sort(key=lambda c: c.min_games)
+    games = tournament.get("games")
+    chosen = rows[0]
+    if games is not None:
+        eligible = [c for c in rows if c.min_games <= int(games)]
+        if eligible:
+            chosen = eligible[-1]
+    return TournamentParams(
+        bonus_m=int(stated["bonus_m"]) if stated["bonus_m"] is not None else chosen.bonus_m,
+        pj_min=int(stated["pj_min"]) if stated["pj_min"] is not None else chosen.pj_min,
+        pj_max=int(stated["pj_max"]) if stated["pj_max"] is not None else chosen.pj_max,
+    )
+
+
+def rate_tournament(
+    players: pl.DataFrame,
+    tparams: TournamentParams,
+    params: CoteParams,
+    tournament_id: str = "",
+) -> pl.DataFrame:
+    """Rate one tournament: `players` has `player_id`, `cote_before` and the published `rank`.
+
+    Vectorised over the players; returns the columns of `COTE_HISTORY_COLUMNS`.
+    """
+    n = players.height
+    if n == 0:
+        return _empty_history()
+    if players["player_id"].n_unique() != n:
+        raise CoteError(f"tournament {tournament_id}: a player is listed more than once")
+    if players["rank"].null_count() or players["cote_before"].null_count():
+        raise CoteError(f"tournament {tournament_id}: every player needs a rank and a cote")
+    cote = players["cote_before"].cast(pl.Int64).to_numpy()
+    rank = players["rank"].cast(pl.Int64).to_numpy()
+    if rank.min() < 1 or rank.max() > n:
+        raise CoteError(f"tournament {tournament_id}: ranks must lie in 1..{n}")
+
+    reference = np.sort(cote)[::-1][rank - 1]
+    initial_place = players["cote_before"].rank("min", descending=True).cast(pl.Int64)
+    pe = n - rank + 1
+
+    divisors = np.asarray(params.bonus_divisors, dtype=np.int64)
+    has_bonus = rank <= len(divisors)
+    divisor = divisors[np.minimum(rank, len(divisors)) - 1]
+    bonus = np.where(
+        has_bonus,
+        np.sign(tparams.bonus_m) * ((2 * abs(tparams.bonus_m) + divisor) // (2 * divisor)),
+        0,
+    )
+
+    d = reference - cote
+    gain, loss = params.pj_gain, params.pj_loss
+    pj_raw = np.where(
+        d >= 0,
+        round_half_away(d * gain.numerator, gain.denominator),
+        round_half_away(d * loss.numerator, loss.denominator),
+    )
+    pj = np.clip(pj_raw, tparams.pj_min, tparams.pj_max)
+    return pl.DataFrame(
+        {
+            "tournament_id": pl.Series([tournament_id] * n, dtype=pl.String),
+            "player_id": players["player_id"].cast(pl.String),
+            "cote_before": pl.Series(cote, dtype=pl.Int64),
+            "initial_place": initial_place,
+            "rank": pl.Series(rank, dtype=pl.Int64),
+            "pe": pl.Series(pe, dtype=pl.Int64),
+            "bonus": pl.Series(bonus, dtype=pl.Int64),
+            "pj_raw": pl.Series(pj_raw, dtype=pl.Int64),
+            "pj": pl.Series(pj, dtype=pl.Int64),
+            "cote_after": pl.Series(cote + pe + bonus + pj, dtype=pl.Int64),
+        }
+    )
+
+
+def _empty_history() -> pl.DataFrame:
+    schema = {c: pl.Int64 for c in COTE_HISTORY_COLUMNS}
+    schema["tournament_id"] = pl.String
+    schema["player_id"] = pl.String
+    return pl.DataFrame(schema=schema)
+
+
+def ordered_tournaments(tournaments: pl.DataFrame, disciplines: Sequence[str]) -> pl.DataFrame:
+    """The tournaments of the given disciplines in event order (RULES §0), with `start`."""
+    return (
+        tournaments.filter(pl.col("discipline").is_in(list(disciplines)))
+        .with_columns(start=pl.coalesce("start_date", "end_date"))
+        .sort([EVENT_ORDER[0], "start", EVENT_ORDER[2]])
+    )
+
+
+def latest_list_value(
+    pairs: pl.DataFrame, rating_lists: pl.DataFrame, columns: Sequence[str]
+) -> pl.DataFrame:
+    """For each (tournament_id, player_id, start) row, `columns` of the player's latest
+    rating list with `as_of` strictly before `start` (nulls when there is none)."""
+    lists = rating_lists.select(
+        pl.col("player_id").cast(pl.String), pl.col("as_of").cast(pl.Date), *columns
+    ).drop_nulls(columns[0])
+    found = (
+        pairs.select("tournament_id", "player_id", "start")
+        .join(lists, on="player_id", how="inner")
+        .filter(pl.col("as_of") < pl.col("start"))
+        .sort("as_of")
+        .group_by("tournament_id", "player_id", maintain_order=True)
+        .last()
+        .select("tournament_id", "player_id", *columns)
+    )
+    return pairs.join(found, on=["tournament_id", "player_id"], how="left")
+
+
+def _series_value(series: pl.Expr, equivalence: Mapping[str, int]) -> pl.Expr:
+    table = {str(k).strip().upper(): int(v) for k, v in equivalence.items()}
+    clean = series.str.strip_chars().str.to_uppercase()
+    exact = clean.replace_strict(table, default=None, return_dtype=pl.Int64)
+    leading = clean.str.slice(0, 1).replace_strict(table, default=None, return_dtype=pl.Int64)
+    return pl.coalesce(exact, leading)
+
+
+def starting_cotes(
+    ordered: pl.DataFrame,
+    results: pl.DataFrame,
+    rating_lists: pl.DataFrame,
+    all_tournaments: pl.DataFrame,
+    params: CoteParams,
+) -> pl.DataFrame:
+    """The cote each (tournament, player) would start from if it were their first tournament."""
+    pairs = results.select("tournament_id", "player_id").join(
+        ordered.select("tournament_id", "start"), on="tournament_id", how="inner"
+    )
+    with_list = latest_list_value(pairs, rating_lists, ["cote"])
+    # The player's series on this row, else on their latest earlier results row.
+    dated = pl.coalesce("start_date", "end_date")
+    known = (
+        results.select("tournament_id", "player_id", "series")
+        .join(
+            all_tournaments.select("tournament_id", "end_date", start_any=dated),
+            on="tournament_id",
+            how="left",
+        )
+        .sort("end_date", "start_any", "tournament_id", nulls_last=True)
+        .with_columns(
+            pl.col("series")
+            .cast(pl.String)
+            .str.strip_chars()
+            .replace("", None)
+            .forward_fill()
+            .over("player_id")
+            .alias("known_series")
+        )
+        .select("tournament_id", "player_id", "known_series")
+    )
+    return (
+        with_list.join(known, on=["tournament_id", "player_id"], how="left")
+        .with_columns(
+            start_cote=pl.coalesce(
+                pl.col("cote").cast(pl.Int64),
+                _series_value(pl.col("known_series"), params.series_equivalence),
+                pl.lit(params.initial_cote, dtype=pl.Int64),
+            )
+        )
+        .select("tournament_id", "player_id", "start_cote")
+    )
+
+
+def cote_history(
+    tournaments: pl.DataFrame,
+    results: pl.DataFrame,
+    rating_lists: pl.DataFrame,
+    params: CoteParams,
+) -> pl.DataFrame:
+    """Rate every classique tournament in event order, carrying each player's cote."""
+    ordered = ordered_tournaments(tournaments, params.disciplines)
+    starts = starting_cotes(ordered, results, rating_lists, tournaments, params)
+    rows = results.select("tournament_id", "player_id", "rank").join(
+        starts, on=["tournament_id", "player_id"], how="inner"
+    )
+    by_tournament = rows.partition_by("tournament_id", as_dict=True, include_key=True)
+    state: dict[str, int] = {}
+    frames: list[pl.DataFrame] = []
+    for tournament in ordered.iter_rows(named=True):
+        tid = tournament["tournament_id"]
+        players = by_tournament.get((tid,))
+        if players is None or players.height == 0:
+            continue
+        tparams = tournament_params(tournament, params)
+        ids = players["player_id"].to_list()
+        before = [
+            state.get(p, s) for p, s in zip(ids, players["start_cote"].to_list(), strict=True)
+        ]
+        rated = rate_tournament(
+            players.with_columns(cote_before=pl.Series(before, dtype=pl.Int64)),
+            tparams,
+            params,
+            tournament_id=tid,
+        )
+        state.update(zip(rated["player_id"].to_list(), rated["cote_after"].to_list(), strict=True))
+        frames.append(rated.sort("rank", "player_id"))
+    if not frames:
+        return _empty_history()
+    return pl.concat(frames, how="vertical")

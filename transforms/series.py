@@ -1,0 +1,847 @@
+"""Duplicate series (RULES §3): %N1–%N4 and PC per event, season standings, super-série,
+end-of-season cascade with barres d'accès, sub-series, movements, provisional classification.
+
+Pure Polars transforms; parameters arrive as the dataclasses below (loaded from
+`data/reference/` by `pipelines.reference.series`).
+
+Series labels are strings, best to worst: `SS` (super-série, a distinction inside series 1
+that counts as series 1 for the zones), `1` … `7`. A player's series in an event is the one
+written in that event's results; else the series that applies to the season (`season_series`
+input: the project's classification of the previous season, or a rating list); else series 7
+(treated as a new licensee) and `series_source` says `default`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import polars as pl
+
+SUPER_SERIE = "SS"
+NEW_LICENSEE_SERIES = "7"
+PERCENT_SERIES = (1, 2, 3, 4)
+CASCADE_SERIES = (1, 2, 3, 4, 5, 6)
+# Criterion of each series in the cascade (§3): %N1..%N4 for 1–4, PC for 5–6.
+CRITERIA: dict[int, str] = {1: "pct_n1", 2: "pct_n2", 3: "pct_n3", 4: "pct_n4", 5: "pc", 6: "pc"}
+SUPER_SERIE_CRITERION = "super_serie_pct"
+# Values this close count as tied at a bar (float noise of weighted means), not a rule number.
+TIE_TOLERANCE = 1e-9
+DEFAULT_FEDERATION = "*"
+
+_PCT = [f"pct_n{x}" for x in PERCENT_SERIES]
+_ZONES = [c for x in PERCENT_SERIES for c in (f"zone{x}_a", f"zone{x}_b")]
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class QuotaRow:
+    """One row of the quota table: share in percent of N, `None` = the rest."""
+
+    federation: str
+    series: int
+    subseries: str | None
+    share: Fraction | None
+
+
+@dataclass(frozen=True)
+class SeriesQuotas:
+    """Quotas of series 1–6 (`*` federation) and sub-series per federation."""
+
+    rows: tuple[QuotaRow, ...]
+
+    def federations(self) -> set[str]:
+        return {r.federation for r in self.rows}
+
+    def _rows(self, federation: str, series: int) -> list[QuotaRow]:
+        fed = federation if federation in self.federations() else DEFAULT_FEDERATION
+        return [r for r in self.rows if r.federation == fed and r.series == series]
+
+    def series_share(self, series: int, federation: str = DEFAULT_FEDERATION) -> Fraction | None:
+        """Share of a series in percent of N; `None` when the series is the rest."""
+        rows = self._rows(federation, series)
+        if not rows:
+            raise ValueError(f"no quota for series {series} ({federation})")
+        if any(r.share is None for r in rows):
+            return None
+        return sum((r.share for r in rows if r.share is not None), Fraction(0))
+
+    def nominal_share(self, series: int, federation: str = DEFAULT_FEDERATION) -> Fraction:
+        """Share of a series; the rest series gets 100 minus the other series' shares."""
+        share = self.series_share(series, federation)
+        if share is not None:
+            return share
+        others = [self.series_share(s, federation) for s in CASCADE_SERIES if s != series]
+        return Fraction(100) - sum((s for s in others if s is not None), Fraction(0))
+
+    def subseries(self, federation: str, series: int) -> list[tuple[str, Fraction | None]]:
+        """(label, share) of each sub-series of a series for a federation, best first;
+        empty when the series is not split."""
+        rows = self._rows(federation, series)
+        if len(rows) == 1 and rows[0].subseries is None:
+            return []
+        return [(f"{series}{r.subseries}", r.share) for r in rows]
+
+    def validate(self) -> None:
+        """Every federation's series shares equal the `*` ones; one rest at most, last."""
+        for fed in self.federations():
+            for s in CASCADE_SERIES:
+                if self.series_share(s, fed) != self.series_share(s):
+                    raise ValueError(f"quota of series {s} for {fed} differs from `*`")
+                rows = self._rows(fed, s)
+                rest = [i for i, r in enumerate(rows) if r.share is None]
+                if rest and rest != [len(rows) - 1]:
+                    raise ValueError(f"`rest` must be the last sub-series of {s} ({fed})")
+        rest_series = [s for s in CASCADE_SERIES if self.series_share(s) is None]
+        if rest_series not in ([], [CASCADE_SERIES[-1]]):
+            raise ValueError("only series 6 may be the rest")
+
+
+@dataclass(frozen=True)
+class SeriesParams:
+    """Parameters of §3 other than the quotas (see `data/reference/series.yaml`)."""
+
+    minimum_divisor: float = 0.0
+    super_serie_size: int = 30
+    super_serie_threshold: float = 50.0
+    current_weight: float = 0.75
+    previous_weight: float = 0.25
+    default_coefficient: float = 1.0
+    coefficient_by_category: Mapping[str, float] = field(default_factory=dict)
+    federation_aliases: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Classification:
+    """End-of-season classification tables."""
+
+    classification: pl.DataFrame
+    bars: pl.DataFrame
+    movements: pl.DataFrame
+
+
+def round_half_up(value: Fraction) -> int:
+    """Round half away from zero (values here are never negative)."""
+    return math.floor(value + Fraction(1, 2))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def series_label_expr(column: str) -> pl.Expr:
+    """Normalise a written series (`SS`, `1`, `4B`, ` 2 `) to `SS` or `1`..`7`; else null."""
+    text = pl.col(column).cast(pl.String).str.strip_chars().str.to_uppercase()
+    digit = text.str.slice(0, 1)
+    return (
+        pl.when(text.str.starts_with(SUPER_SERIE))
+        .then(pl.lit(SUPER_SERIE))
+        .when(digit.is_in([str(i) for i in range(1, 8)]))
+        .then(digit)
+        .otherwise(None)
+    )
+
+
+def series_rank_expr(column: str) -> pl.Expr:
+    """Series number used for zones: SS counts as 1."""
+    return (
+        pl.when(pl.col(column) == SUPER_SERIE)
+        .then(pl.lit(1))
+        .otherwise(pl.col(column).cast(pl.Int64, strict=False))
+        .cast(pl.Int64)
+    )
+
+
+def _movement_rank(column: str) -> pl.Expr:
+    """Order for movements: SS above 1."""
+    return (
+        pl.when(pl.col(column) == SUPER_SERIE)
+        .then(pl.lit(0))
+        .otherwise(pl.col(column).cast(pl.Int64, strict=False))
+        .cast(pl.Int64)
+    )
+
+
+def federation_key_expr(column: str, aliases: Mapping[str, str], known: set[str]) -> pl.Expr:
+    """Quota federation code of a federation name (aliases, case-insensitive), else `*`."""
+    lowered = {k.lower(): v for k, v in aliases.items()}
+    lowered.update({k.lower(): k for k in known if k != DEFAULT_FEDERATION})
+    name = pl.col(column).cast(pl.String).str.strip_chars().str.to_lowercase()
+    return name.replace_strict(lowered, default=DEFAULT_FEDERATION, return_dtype=pl.String)
+
+
+def event_coefficients(events: pl.DataFrame, params: SeriesParams) -> pl.DataFrame:
+    """`tournament_id, coefficient`: the export's coefficient, else by category, else default."""
+    by_category = {k.lower(): float(v) for k, v in params.coefficient_by_category.items()}
+    category = (
+        pl.col("category").cast(pl.String).str.strip_chars().str.to_lowercase()
+        if "category" in events.columns
+        else pl.lit(None, dtype=pl.String)
+    )
+    from_category = category.replace_strict(by_category, default=None, return_dtype=pl.Float64)
+    given = (
+        pl.col("coefficient").cast(pl.Float64)
+        if "coefficient" in events.columns
+        else pl.lit(None, dtype=pl.Float64)
+    )
+    return events.select(
+        pl.col("tournament_id"),
+        given.fill_null(from_category)
+        .fill_null(float(params.default_coefficient))
+        .alias("coefficient"),
+    )
+
+
+def ordered_events(events: pl.DataFrame) -> pl.DataFrame:
+    """Events in RULES §0 order: end date, start date, tournament id."""
+    keys = [c for c in ("end_date", "start_date", "tournament_id") if c in events.columns]
+    return events.sort(keys, nulls_last=True)
+
+
+def previous_season(season: str) -> str:
+    """`2023-2024` → `2022-2023`."""
+    first = int(season.split("-")[0])
+    return f"{first - 1}-{first}"
+
+
+def next_season(season: str) -> str:
+    """`2023-2024` → `2024-2025`."""
+    first = int(season.split("-")[0])
+    return f"{first + 1}-{first + 2}"
+
+
+# --------------------------------------------------------------------------- per event
+
+
+def pc_points(players: pl.Expr, games: pl.Expr, place: pl.Expr) -> pl.Expr:
+    """PC of a place: M − (place − 1) × 5p/4 with M = N × 5p/4, exact (Float64)."""
+    step = games.cast(pl.Float64) * 5.0 / 4.0
+    return (players.cast(pl.Float64) - place.cast(pl.Float64) + 1.0) * step
+
+
+def duplicate_event_scores(
+    results: pl.DataFrame,
+    events: pl.DataFrame,
+    season_series: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Per event and player: series held, place, %N1–%N4 with their zones, and PC.
+
+    `results`: tournament_id, player_id, rank, series (nullable). `events`: tournament_id,
+    season, games. `season_series`: season, player_id, series — the series that applies to
+    the season when an event's results do not write one. Without either, series 7.
+    """
+    frame = results.select("tournament_id", "player_id", "rank", "series").join(
+        events.select("tournament_id", "season", "games"), on="tournament_id", how="inner"
+    )
+    frame = frame.with_columns(series_label_expr("series").alias("written"))
+    if season_series is not None and season_series.height > 0:
+        held = season_series.select(
+            "season", "player_id", series_label_expr("series").alias("season_series")
+        ).unique(["season", "player_id"], keep="first")
+        frame = frame.join(held, on=["season", "player_id"], how="left")
+    else:
+        frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias("season_series"))
+    frame = frame.with_columns(
+        pl.when(pl.col("written").is_not_null())
+        .then(pl.lit("results"))
+        .when(pl.col("season_series").is_not_null())
+        .then(pl.lit("season"))
+        .otherwise(pl.lit("default"))
+        .alias("series_source"),
+        pl.coalesce("written", "season_series", pl.lit(NEW_LICENSEE_SERIES)).alias("series"),
+    ).with_columns(series_rank_expr("series").alias("_rank"), pl.col("rank").alias("place"))
+
+    by_event = "tournament_id"
+    zone_exprs: list[pl.Expr] = []
+    for x in PERCENT_SERIES:
+        better = (pl.col("_rank") < x).sum().over(by_event).cast(pl.Int64)
+        count = (pl.col("_rank") == x).sum().over(by_event).cast(pl.Int64)
+        zone_exprs += [(better + 1).alias(f"zone{x}_a"), (better + count).alias(f"zone{x}_b")]
+    frame = frame.with_columns(*zone_exprs, pl.len().over(by_event).alias("_players"))
+
+    pct_exprs = []
+    for x in PERCENT_SERIES:
+        a, b, place = pl.col(f"zone{x}_a"), pl.col(f"zone{x}_b"), pl.col("place")
+        pct_exprs.append(
+            pl.when(place == 1)
+            .then(pl.lit(100.0))
+            .when(place < a)
+            .then(pl.lit(100.0))
+            .when(place > b)
+            .then(pl.lit(0.0))
+            .otherwise(100.0 * (b - place + 1).cast(pl.Float64) / (b - a + 1).cast(pl.Float64))
+            .alias(f"pct_n{x}")
+        )
+    frame = frame.with_columns(
+        *pct_exprs, pc_points(pl.col("_players"), pl.col("games"), pl.col("place")).alias("pc")
+    )
+    return frame.select(
+        "season",
+        "tournament_id",
+        "player_id",
+        "series",
+        "place",
+        *_PCT,
+        "pc",
+        *_ZONES,
+        "series_source",
+    ).sort(["season", "tournament_id", "place", "player_id"])
+
+
+# --------------------------------------------------------------------------- per season
+
+
+def season_standings(
+    scores: pl.DataFrame,
+    events: pl.DataFrame,
+    params: SeriesParams,
+    federations: pl.DataFrame | None = None,
+    previous: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Per season and player: weighted global %N1–%N4, PC total, super-série percentage.
+
+    Weights are the event coefficients; when their sum is below the minimum divisor D, D
+    divides instead. `super_serie_season` is the weighted mean of %N1 without D;
+    `super_serie_pct` = current × it + previous × last season's `super_serie_season`
+    (`previous`: player_id, super_serie_season; absent = 0). `federations`: player_id,
+    federation.
+    """
+    weights = event_coefficients(events, params)
+    frame = scores.join(weights, on="tournament_id", how="left").with_columns(
+        pl.col("coefficient").fill_null(float(params.default_coefficient))
+    )
+    w = pl.col("coefficient")
+    weight_sum = w.sum()
+    divisor = pl.max_horizontal(weight_sum, pl.lit(float(params.minimum_divisor)))
+    standings = frame.group_by(["season", "player_id"]).agg(
+        pl.len().cast(pl.Int64).alias("events"),
+        weight_sum.alias("weight"),
+        *[((w * pl.col(c)).sum() / divisor).alias(c) for c in _PCT],
+        pl.col("pc").fill_null(0.0).sum().alias("pc"),
+        ((w * pl.col("pct_n1")).sum() / weight_sum).alias("super_serie_season"),
+    )
+    if federations is not None:
+        standings = standings.join(
+            federations.select("player_id", "federation").unique("player_id", keep="first"),
+            on="player_id",
+            how="left",
+        )
+    else:
+        standings = standings.with_columns(pl.lit(None, dtype=pl.String).alias("federation"))
+    if previous is not None and previous.height > 0:
+        prev = previous.select("player_id", pl.col("super_serie_season").alias("_prev")).unique(
+            "player_id", keep="first"
+        )
+        standings = standings.join(prev, on="player_id", how="left")
+    else:
+        standings = standings.with_columns(pl.lit(None, dtype=pl.Float64).alias("_prev"))
+    standings = standings.with_columns(
+        (
+            params.current_weight * pl.col("super_serie_season")
+            + params.previous_weight * pl.col("_prev").fill_null(0.0)
+        ).alias("super_serie_pct"),
+        pl.col("_prev").fill_null(0.0).alias("super_serie_previous"),
+    )
+    return standings.select(
+        "season",
+        "player_id",
+        "federation",
+        "events",
+        *_PCT,
+        "pc",
+        "super_serie_pct",
+        "super_serie_season",
+        "super_serie_previous",
+        "weight",
+    ).sort(["season", "player_id"])
+
+
+# --------------------------------------------------------------------------- cascade
+
+
+def series_boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
+    """Cumulative boundaries round(cumulative share × N) of series 1–5 (6 is the rest)."""
+    bounds: dict[int, int] = {}
+    cumulative = Fraction(0)
+    for s in CASCADE_SERIES:
+        share = quotas.series_share(s)
+        if share is None:
+            break
+        cumulative += share
+        bounds[s] = round_half_up(cumulative * population / 100)
+    return bounds
+
+
+def _admit(pool: pl.DataFrame, column: str, wanted: int) -> tuple[float | None, pl.Series]:
+    """Bar and admission mask for the best `wanted` of `pool` by `column` (ties at the bar
+    are admitted too). Ranking order: value desc, then player_id."""
+    if wanted <= 0 or pool.height == 0:
+        return None, pl.Series([False] * pool.height, dtype=pl.Boolean)
+    ranked = (
+        pool.select(column, "player_id")
+        .with_row_index("_i")
+        .sort([column, "player_id"], descending=[True, False], nulls_last=True)
+    )
+    values = ranked.get_column(column).drop_nulls()
+    if values.len() == 0:
+        return None, pl.Series([False] * pool.height, dtype=pl.Boolean)
+    bar = float(values[min(wanted, values.len()) - 1])
+    mask = pool.get_column(column).fill_null(-math.inf) >= bar - TIE_TOLERANCE
+    return bar, mask
+
+
+def _cascade(standings: pl.DataFrame, population: int, quotas: SeriesQuotas) -> pl.DataFrame:
+    """Series 1–6 for the players with results: `player_id, series, criterion, value`."""
+    bounds = series_boundaries(quotas, population)
+    pool = standings.select("player_id", *_PCT, "pc")
+    parts: list[pl.DataFrame] = []
+    admitted = 0
+    for s in CASCADE_SERIES:
+        criterion = CRITERIA[s]
+        if s in bounds:
+            _, mask = _admit(pool, criterion, bounds[s] - admitted)
+        else:
+            mask = pl.Series([True] * pool.height, dtype=pl.Boolean)
+        chosen = pool.filter(mask)
+        admitted += chosen.height
+        parts.append(
+            chosen.select(
+                "player_id",
+                pl.lit(str(s)).alias("series"),
+                pl.lit(criterion).alias("criterion"),
+                pl.col(criterion).cast(pl.Float64).alias("value"),
+            )
+        )
+        pool = pool.filter(~mask)
+    return pl.concat(parts)
+
+
+def _subseries(classified: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFrame:
+    """Add `subseries`: each (federation, series) group split by its sub-quotas, cumulative
+    boundaries round(cumulative sub-share / series share × group size), ties at a bar
+    admitted together, the last sub-series taking the rest."""
+    counts = classified.group_by(["fed_key", "series"]).agg(pl.len().alias("n"))
+    bound_rows: list[dict[str, object]] = []
+    last_rows: list[dict[str, object]] = []
+    for fed, series, n in counts.iter_rows():
+        if series == NEW_LICENSEE_SERIES:
+            continue
+        subs = quotas.subseries(fed, int(series))
+        if not subs:
+            continue
+        nominal = quotas.nominal_share(int(series), fed)
+        cumulative = Fraction(0)
+        for j, (label, share) in enumerate(subs[:-1]):
+            cumulative += share if share is not None else Fraction(0)
+            bound_rows.append(
+                {
+                    "fed_key": fed,
+                    "series": series,
+                    "_j": j,
+                    "_label": label,
+                    "_pos": round_half_up(cumulative / nominal * n),
+                }
+            )
+        last_rows.append({"fed_key": fed, "series": series, "_last": subs[-1][0]})
+    if not last_rows:
+        return classified.with_columns(pl.lit(None, dtype=pl.String).alias("subseries"))
+
+    ranked = classified.sort(
+        ["fed_key", "series", "value", "player_id"],
+        descending=[False, False, True, False],
+        nulls_last=True,
+    ).with_columns(pl.int_range(1, pl.len() + 1).over(["fed_key", "series"]).alias("_pos"))
+    schema = {
+        "fed_key": pl.String,
+        "series": pl.String,
+        "_j": pl.Int64,
+        "_label": pl.String,
+        "_pos": pl.Int64,
+    }
+    bounds = pl.DataFrame(bound_rows, schema=schema).join(
+        ranked.select("fed_key", "series", "_pos", pl.col("value").alias("_bar")),
+        on=["fed_key", "series", "_pos"],
+        how="left",
+    )
+    first_admitted = (
+        ranked.select("player_id", "fed_key", "series", "value")
+        .join(bounds, on=["fed_key", "series"], how="inner")
+        .filter(
+            (pl.col("_pos") > 0)
+            & pl.col("_bar").is_not_null()
+            & (pl.col("value") >= pl.col("_bar") - TIE_TOLERANCE)
+        )
+        .sort("_j")
+        .group_by("player_id")
+        .agg(pl.col("_label").first().alias("_sub"))
+    )
+    last = pl.DataFrame(
+        last_rows, schema={"fed_key": pl.String, "series": pl.String, "_last": pl.String}
+    )
+    return (
+        classified.join(first_admitted, on="player_id", how="left")
+        .join(last, on=["fed_key", "series"], how="left")
+        .with_columns(pl.coalesce("_sub", "_last").alias("subseries"))
+        .drop("_sub", "_last")
+    )
+
+
+def _super_serie(standings: pl.DataFrame, params: SeriesParams) -> pl.DataFrame:
+    """`player_id, super_serie`: top `size` by value strictly above the threshold, ties at
+    the bar admitted too."""
+    eligible = standings.filter(pl.col(SUPER_SERIE_CRITERION) > params.super_serie_threshold)
+    bar, mask = _admit(eligible, SUPER_SERIE_CRITERION, params.super_serie_size)
+    chosen = eligible.filter(mask) if bar is not None else eligible.clear()
+    return chosen.select("player_id", pl.lit(True).alias("super_serie"))
+
+
+def classify_season(
+    standings: pl.DataFrame,
+    new_licensees: pl.DataFrame,
+    quotas: SeriesQuotas,
+    params: SeriesParams,
+    held_series: pl.DataFrame | None = None,
+) -> Classification:
+    """End-of-season classification (barres d'accès) for the next season.
+
+    `standings`: one season of `season_standings`. `new_licensees`: player_id, federation —
+    licensees of the season without result (series 7). `held_series`: player_id, series —
+    what each player held during the season, for the movements (absent = new).
+    N = players with results + new licensees; cumulative boundaries of series 1–5; series
+    1–4 by %N1–%N4, 5 by PC, 6 the rest with results, 7 the new licensees.
+    """
+    season = standings.get_column("season")[0] if standings.height else None
+    if season is None and "season" in new_licensees.columns and new_licensees.height:
+        season = new_licensees.get_column("season")[0]
+    known = quotas.federations()
+    new = (
+        new_licensees.select("player_id", "federation")
+        .join(standings.select("player_id"), on="player_id", how="anti")
+        .unique("player_id", keep="first")
+    )
+    population = standings.height + new.height
+
+    cascade = _cascade(standings, population, quotas)
+    classified = pl.concat(
+        [
+            cascade.join(standings.select("player_id", "federation"), on="player_id"),
+            new.select(
+                "player_id",
+                pl.lit(NEW_LICENSEE_SERIES).alias("series"),
+                pl.lit(None, dtype=pl.String).alias("criterion"),
+                pl.lit(None, dtype=pl.Float64).alias("value"),
+                pl.col("federation").cast(pl.String),
+            ),
+        ],
+        how="diagonal",
+    ).with_columns(
+        federation_key_expr("federation", params.federation_aliases, known).alias("fed_key")
+    )
+    classified = _subseries(classified, quotas)
+    ss = _super_serie(standings, params)
+    classified = (
+        classified.join(ss, on="player_id", how="left")
+        .join(
+            standings.select("player_id", pl.col(SUPER_SERIE_CRITERION).alias("super_serie_value")),
+            on="player_id",
+            how="left",
+        )
+        .with_columns(pl.col("super_serie").fill_null(False), pl.lit(season).alias("season"))
+    )
+    table = classified.select(
+        pl.col("season").cast(pl.String),
+        "player_id",
+        "series",
+        "subseries",
+        "super_serie",
+        "criterion",
+        "value",
+        pl.col("federation").cast(pl.String),
+        "super_serie_value",
+    ).sort(
+        ["series", "subseries", "value", "player_id"],
+        descending=[False, False, True, False],
+        nulls_last=True,
+    )
+    bars = _bars(classified, standings, quotas, params, population, season)
+    movements = _movements(table, held_series, season)
+    return Classification(table, bars, movements)
+
+
+def _bars(
+    classified: pl.DataFrame,
+    standings: pl.DataFrame,
+    quotas: SeriesQuotas,
+    params: SeriesParams,
+    population: int,
+    season: str | None,
+) -> pl.DataFrame:
+    """Barres d'accès: value of the last admitted player of each series and sub-series."""
+    bounds = series_boundaries(quotas, population)
+    n_new = classified.filter(pl.col("series") == NEW_LICENSEE_SERIES).height
+    targets: dict[str, int] = {}
+    previous = 0
+    for s in CASCADE_SERIES:
+        bound = bounds.get(s, population - n_new)
+        targets[str(s)] = max(bound - previous, 0)
+        previous = bound
+    targets[NEW_LICENSEE_SERIES] = n_new
+
+    def aggregate(keys: list[str]) -> pl.DataFrame:
+        return classified.group_by(keys).agg(
+            pl.col("criterion").first(),
+            pl.col("value").min().alias("bar"),
+            pl.len().cast(pl.Int64).alias("admitted"),
+        )
+
+    series_level = aggregate(["series"]).with_columns(
+        pl.lit(None, dtype=pl.String).alias("federation"),
+        pl.lit(None, dtype=pl.String).alias("subseries"),
+    )
+    # Every series gets a row, an empty one with no bar.
+    all_series = pl.DataFrame({"series": [*targets]})
+    series_level = all_series.join(series_level, on="series", how="left").with_columns(
+        pl.col("criterion").fill_null(
+            pl.col("series").replace_strict(
+                {str(k): v for k, v in CRITERIA.items()}, default=None, return_dtype=pl.String
+            )
+        ),
+        pl.col("admitted").fill_null(0),
+        pl.col("series").replace_strict(targets, return_dtype=pl.Int64).alias("target"),
+    )
+    sub_level = (
+        aggregate(["fed_key", "series", "subseries"])
+        .filter(pl.col("subseries").is_not_null())
+        .rename({"fed_key": "federation"})
+        .with_columns(pl.lit(None, dtype=pl.Int64).alias("target"))
+    )
+    ss = classified.filter(pl.col("super_serie"))
+    ss_level = pl.DataFrame(
+        {
+            "series": [SUPER_SERIE],
+            "subseries": [None],
+            "federation": [None],
+            "criterion": [SUPER_SERIE_CRITERION],
+            "bar": [ss.get_column("super_serie_value").min() if ss.height else None],
+            "admitted": [ss.height],
+            "target": [params.super_serie_size],
+        },
+        schema={
+            "series": pl.String,
+            "subseries": pl.String,
+            "federation": pl.String,
+            "criterion": pl.String,
+            "bar": pl.Float64,
+            "admitted": pl.Int64,
+            "target": pl.Int64,
+        },
+    )
+    cols = ["series", "subseries", "federation", "criterion", "bar", "admitted", "target"]
+    out = pl.concat(
+        [
+            f.select(cols).cast({"bar": pl.Float64, "admitted": pl.Int64, "target": pl.Int64})
+            for f in (ss_level, series_level, sub_level)
+        ]
+    )
+    order = {SUPER_SERIE: 0, **{str(i): i for i in range(1, 8)}}
+    return (
+        out.with_columns(pl.lit(season, dtype=pl.String).alias("season"))
+        .with_columns(pl.col("series").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
+        .sort(["_o", "federation", "subseries"], nulls_last=False)
+        .select("season", *cols)
+    )
+
+
+def _movements(
+    table: pl.DataFrame, held_series: pl.DataFrame | None, season: str | None
+) -> pl.DataFrame:
+    """promoted / relegated / unchanged / new, comparing held and next series (SS above 1)."""
+    frame = table.select(
+        "player_id",
+        pl.when(pl.col("super_serie"))
+        .then(pl.lit(SUPER_SERIE))
+        .otherwise(pl.col("series"))
+        .alias("series"),
+    )
+    if held_series is not None and held_series.height > 0:
+        held = held_series.select(
+            "player_id", series_label_expr("series").alias("previous_series")
+        ).unique("player_id", keep="first")
+        frame = frame.join(held, on="player_id", how="left")
+    else:
+        frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias("previous_series"))
+    before, after = _movement_rank("previous_series"), _movement_rank("series")
+    return frame.select(
+        pl.lit(season, dtype=pl.String).alias("season"),
+        "player_id",
+        "previous_series",
+        "series",
+        pl.when(pl.col("previous_series").is_null())
+        .then(pl.lit("new"))
+        .when(after < before)
+        .then(pl.lit("promoted"))
+        .when(after > before)
+        .then(pl.lit("relegated"))
+        .otherwise(pl.lit("unchanged"))
+        .alias("movement"),
+    ).sort("player_id")
+
+
+def season_series_from_classification(classification: pl.DataFrame) -> pl.DataFrame:
+    """`season, player_id, series` valid the season after the classified one (SS kept)."""
+    return classification.select(
+        pl.col("season").map_elements(next_season, return_dtype=pl.String).alias("season"),
+        "player_id",
+        pl.when(pl.col("super_serie"))
+        .then(pl.lit(SUPER_SERIE))
+        .otherwise(pl.col("series"))
+        .alias("series"),
+    )
+
+
+# --------------------------------------------------------------------------- provisional
+
+
+def provisional_classification(
+    scores: pl.DataFrame,
+    events: pl.DataFrame,
+    quotas: SeriesQuotas,
+    params: SeriesParams,
+    new_licensees: pl.DataFrame,
+    federations: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Series 1–7 after each event of a season, from the events so far (same cascade; the
+    population is the players with a result so far plus the season's new licensees)."""
+    played = scores.get_column("tournament_id").unique().to_list()
+    order = ordered_events(events.filter(pl.col("tournament_id").is_in(played)))
+    parts: list[pl.DataFrame] = []
+    so_far: list[str] = []
+    for tid in order.get_column("tournament_id").to_list():
+        so_far.append(tid)
+        partial = scores.filter(pl.col("tournament_id").is_in(so_far))
+        standings = season_standings(partial, events, params, federations)
+        new = (
+            new_licensees.select("player_id", "federation")
+            .join(standings.select("player_id"), on="player_id", how="anti")
+            .unique("player_id", keep="first")
+        )
+        population = standings.height + new.height
+        cascade = _cascade(standings, population, quotas)
+        step = pl.concat(
+            [
+                cascade,
+                new.select(
+                    "player_id",
+                    pl.lit(NEW_LICENSEE_SERIES).alias("series"),
+                    pl.lit(None, dtype=pl.String).alias("criterion"),
+                    pl.lit(None, dtype=pl.Float64).alias("value"),
+                ),
+            ]
+        )
+        season = standings.get_column("season")[0]
+        parts.append(
+            step.select(
+                pl.lit(season, dtype=pl.String).alias("season"),
+                pl.lit(tid, dtype=pl.String).alias("after_tournament_id"),
+                "player_id",
+                "series",
+                "criterion",
+                "value",
+            ).sort(
+                ["series", "value", "player_id"], descending=[False, True, False], nulls_last=True
+            )
+        )
+    if not parts:
+        return pl.DataFrame(
+            schema={
+                "season": pl.String,
+                "after_tournament_id": pl.String,
+                "player_id": pl.String,
+                "series": pl.String,
+                "criterion": pl.String,
+                "value": pl.Float64,
+            }
+        )
+    return pl.concat(parts)
+
+
+# --------------------------------------------------------------------------- check
+
+
+def quota_check(classification: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFrame:
+    """Per series: quota share × N, target (cumulative rounding), admitted, and `ok`.
+
+    A series passes when its cumulative count equals the cumulative boundary (so its size is
+    within one player of share × N), or exceeds it only by players tied at its bar, or it
+    is empty because the previous series' ties already passed its boundary. Series 6 is the
+    rest and 7 the new licensees.
+    """
+    population = classification.height
+    bounds = series_boundaries(quotas, population)
+    sizes = dict(classification.group_by("series").agg(pl.len()).iter_rows())
+    n_new = int(sizes.get(NEW_LICENSEE_SERIES, 0))
+    n_pool = population - n_new
+    rows: list[dict[str, object]] = []
+    cumulative_actual = 0
+    previous_excess = 0
+    previous_bound = 0
+    for s in CASCADE_SERIES:
+        label = str(s)
+        size = int(sizes.get(label, 0))
+        cumulative_actual += size
+        members = classification.filter(pl.col("series") == label)
+        if s in bounds:
+            bound = min(bounds[s], n_pool)
+            share = quotas.series_share(s)
+            quota = float((share or Fraction(0)) * population / 100)
+            excess = cumulative_actual - bound
+            tied = 0
+            if size:
+                bar = members.get_column("value").min()
+                tied = members.filter((pl.col("value") - bar).abs() <= TIE_TOLERANCE).height
+            ok = (
+                (excess == 0 and abs(size - quota) <= 1 + previous_excess)
+                or (excess > 0 and size > 0 and excess <= tied - 1)
+                or (excess > 0 and size == 0 and excess == previous_excess)
+            )
+        else:
+            bound = n_pool
+            quota = float(n_pool - previous_bound)
+            excess = cumulative_actual - n_pool
+            ok = excess == 0
+        rows.append(
+            {
+                "series": label,
+                "quota": quota,
+                "target": bound - previous_bound,
+                "admitted": size,
+                "tie_excess": max(excess, 0),
+                "ok": ok,
+            }
+        )
+        previous_excess = max(excess, 0)
+        previous_bound = bound
+    rows.append(
+        {
+            "series": NEW_LICENSEE_SERIES,
+            "quota": float(n_new),
+            "target": n_new,
+            "admitted": n_new,
+            "tie_excess": 0,
+            "ok": True,
+        }
+    )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "series": pl.String,
+            "quota": pl.Float64,
+            "target": pl.Int64,
+            "admitted": pl.Int64,
+            "tie_excess": pl.Int64,
+            "ok": pl.Boolean,
+        },
+    )
