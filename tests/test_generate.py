@@ -1,0 +1,454 @@
+"""`classement generate`: a seeded simulator of federation exports."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+
+from pipelines.cli import main
+from pipelines.generate import (
+    FRENCH_HEADERS,
+    GenerateConfig,
+    _round_robin_pairs,
+    competition_rank,
+    generate,
+)
+from pipelines.ingest.schema import GAMES, KINDS, RATING_LIST, RESULTS, canonical_column
+
+CONFIG = GenerateConfig(seed=7, seasons=2, players=300, first_season=2021)
+
+Row = dict[str, str]
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def read_csv(path: Path) -> tuple[str, str, list[str], list[Row]]:
+    """(encoding, delimiter, raw header, rows keyed by canonical column)."""
+    raw = path.read_bytes()
+    try:
+        text, encoding = raw.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = raw.decode("cp1252"), "cp1252"
+    first = text.split("\n", 1)[0]
+    delimiter = ";" if first.count(";") > first.count(",") else ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    header = [canonical_column(h) for h in rows[0]]
+    return encoding, delimiter, rows[0], [dict(zip(header, r, strict=True)) for r in rows[1:]]
+
+
+def read_xlsx(path: Path) -> dict[str, list[Row]]:
+    workbook = openpyxl.load_workbook(path, read_only=True)
+    sheets = {}
+    for sheet in workbook.worksheets:
+        rows = list(sheet.iter_rows(values_only=True))
+        header = [canonical_column(str(h)) for h in rows[0]]
+        sheets[sheet.title] = [
+            {k: _cell(v) for k, v in zip(header, r, strict=True)} for r in rows[1:]
+        ]
+    workbook.close()
+    return sheets
+
+
+class Sample:
+    """A generated folder, read back."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.results: dict[str, list[Row]] = {}
+        self.games: dict[str, list[Row]] = {}
+        self.result_files: dict[str, list[Path]] = defaultdict(list)
+        self.flavours: dict[Path, tuple[str, str]] = {}
+        for path in sorted(root.glob("*/*")):
+            if path.suffix == ".xlsx":
+                sheets = read_xlsx(path)
+                self._add_results(path, sheets["results"])
+                if "games" in sheets:
+                    self.games[sheets["games"][0]["tournament_id"]] = sheets["games"]
+                continue
+            encoding, delimiter, _, rows = read_csv(path)
+            self.flavours[path] = (encoding, delimiter)
+            if path.stem.endswith("_games"):
+                self.games[rows[0]["tournament_id"]] = rows
+            else:
+                self._add_results(path, rows)
+        (self.rating_path,) = root.glob("rating_list_*.csv")
+        self.ratings = read_csv(self.rating_path)[3]
+
+    def _add_results(self, path: Path, rows: list[Row]) -> None:
+        for tid in {r["tournament_id"] for r in rows}:
+            self.result_files[tid].append(path)
+            self.results[tid] = [r for r in rows if r["tournament_id"] == tid]
+
+    def of(self, discipline: str) -> dict[str, list[Row]]:
+        return {t: rows for t, rows in self.results.items() if rows[0]["discipline"] == discipline}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("sample")
+    generate(root, CONFIG)
+    return root
+
+
+@pytest.fixture(scope="module")
+def sample(out: Path) -> Sample:
+    return Sample(out)
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    return {str(p.relative_to(root)): p.read_bytes() for p in files}
+
+
+def test_same_seed_gives_byte_identical_files(out: Path, tmp_path: Path) -> None:
+    generate(tmp_path, CONFIG)
+    first, second = _files(out), _files(tmp_path)
+    assert first.keys() == second.keys()
+    assert any(name.endswith(".xlsx") for name in first)
+    for name in first:
+        assert first[name] == second[name], name
+
+
+def test_another_seed_gives_other_files(out: Path, tmp_path: Path) -> None:
+    generate(tmp_path, GenerateConfig(seed=8, seasons=1, players=300, first_season=2021))
+    mine = _files(tmp_path)
+    theirs = _files(out)
+    assert [n for n in mine if n in theirs and mine[n] == theirs[n]] == []
+
+
+def test_first_seasons_do_not_depend_on_the_number_of_seasons(out: Path, tmp_path: Path) -> None:
+    generate(tmp_path, GenerateConfig(seed=7, seasons=1, players=300, first_season=2021))
+    shorter, longer = _files(tmp_path), _files(out)
+    assert shorter
+    assert all(longer[name] == data for name, data in shorter.items())
+    assert not any(name.startswith("2022-2023") for name in shorter)
+
+
+def test_layout_and_counts(sample: Sample) -> None:
+    assert sorted(p.name for p in sample.root.iterdir()) == [
+        "2021-2022",
+        "2022-2023",
+        "rating_list_2021-08-31.csv",
+    ]
+    for tid, paths in sample.result_files.items():
+        assert len(paths) == 1, (tid, paths)  # each tournament in exactly one results file
+        assert paths[0].stem == tid
+        assert paths[0].parent.name == f"{tid[1:5]}-{int(tid[1:5]) + 1}"
+    kinds = Counter(rows[0]["discipline"] for rows in sample.results.values())
+    # 300 players: about 0.3 x (48 duplicate, 11 classique, 6 DCDL) a season
+    assert 20 <= kinds["duplicate"] <= 40
+    assert kinds["classique"] >= 4
+    assert kinds["dcdl"] >= 2
+    prefixes = {"duplicate": "D", "classique": "C", "dcdl": "L"}
+    for tid, rows in sample.results.items():
+        assert tid.startswith(prefixes[rows[0]["discipline"]])
+
+
+def test_headers_are_known_columns(sample: Sample) -> None:
+    for path in sorted(sample.root.rglob("*.csv")):
+        _, _, header, rows = read_csv(path)
+        names = [canonical_column(h) for h in header]
+        kinds = [k for k in KINDS if set(k.required) <= set(names) <= set(k.columns)]
+        assert len(kinds) == 1, (path, names)
+        assert len(set(names)) == len(names)
+        assert rows
+    for label_set in FRENCH_HEADERS.values():
+        canon = {canonical_column(label) for label in label_set}
+        assert len(canon) == 1
+
+
+def test_file_flavours(sample: Sample) -> None:
+    french = [p for p, (_, delimiter) in sample.flavours.items() if delimiter == ";"]
+    canonical = [p for p, (_, delimiter) in sample.flavours.items() if delimiter == ","]
+    assert len(canonical) > 2 * len(french) > 0
+    assert all(sample.flavours[p][0] == "utf-8" for p in canonical)
+    assert any(p.read_bytes().startswith(b"\xef\xbb\xbf") for p in canonical)  # a few BOMs
+    raw = b"".join(p.read_bytes() for p in french)
+    assert b"\r\n" in raw
+    assert raw.count(b"\r\n") == raw.count(b"\n")
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")  # accented names really are Windows-1252
+    assert sum(sample.flavours[p][0] == "cp1252" for p in french) > len(french) / 2
+    headers = {h for p in french for h in read_csv(p)[2]}
+    assert {"Rang", "Nom", "Prénom"} <= headers
+    assert headers & {"Licence", "N° licence"}
+    workbooks = sorted(sample.root.glob("*/*.xlsx"))
+    assert 2 <= len(workbooks) <= 4  # one or two a season
+    with_games = [p for p in workbooks if "games" in read_xlsx(p)]
+    assert with_games and all(p.stem.startswith("C") for p in with_games)
+    for path in workbooks:
+        workbook = openpyxl.load_workbook(path)
+        assert workbook.sheetnames in (["results"], ["results", "games"])
+        assert workbook.properties.created == dt.datetime(2020, 1, 1)
+        assert isinstance(workbook["results"].cell(2, 1).value, int)  # the rank, a number
+    assert not any(f"{p.stem}_games.csv" in str(q) for p in workbooks for q in sample.flavours)
+
+
+def test_accented_names_survive_every_encoding(sample: Sample) -> None:
+    names = {r["first_name"] for rows in sample.results.values() for r in rows}
+    names |= {r["last_name"] for rows in sample.results.values() for r in rows}
+    assert any(ch in "".join(names) for ch in "éèëïô")
+
+
+def test_tournament_columns_repeat_identically(sample: Sample) -> None:
+    tournament_columns = (
+        "tournament_name",
+        "discipline",
+        "start_date",
+        "end_date",
+        "city",
+        "country",
+        "category",
+        "games",
+        "coefficient",
+        "top_total",
+        "bonus_m",
+        "pj_min",
+        "pj_max",
+    )
+    for tid, rows in sample.results.items():
+        for column in tournament_columns:
+            assert len({r.get(column) for r in rows}) == 1, (tid, column)
+        start = dt.date.fromisoformat(rows[0]["start_date"])
+        end = dt.date.fromisoformat(rows[0]["end_date"])
+        assert start <= end
+        year = int(tid[1:5])
+        assert dt.date(year, 9, 1) <= start and end <= dt.date(year + 1, 8, 31)
+        assert rows[0]["discipline"] in ("duplicate", "classique", "dcdl")
+        ids = [r["player_id"] for r in rows]
+        assert len(set(ids)) == len(ids)
+        assert all(i.isdigit() for i in ids)
+
+
+def _check_ranks(rank: list[int], keys: list[tuple[float, ...]]) -> None:
+    """Ranks are 1 + the number of strictly better keys (ties share the best place)."""
+    for r, key in zip(rank, keys, strict=True):
+        assert r == 1 + sum(1 for other in keys if other > key)
+
+
+def test_duplicate_scores_and_ranks(sample: Sample) -> None:
+    ties = 0
+    for tid, rows in sample.of("duplicate").items():
+        assert 20 <= len(rows) <= 500, tid
+        top = int(rows[0]["top_total"])
+        games = int(rows[0]["games"])
+        assert 2 <= games <= 7
+        assert 880 * games <= top <= 1120 * games
+        scores = [int(r["score"]) for r in rows]
+        assert all(0 < s < top for s in scores)
+        rank = [int(r["rank"]) for r in rows]
+        _check_ranks(rank, [(s,) for s in scores])
+        assert rank == sorted(rank)  # rows are written in rank order
+        ties += len(rank) - len(set(rank))
+        assert float(rows[0]["coefficient"]) in (0.5, 1.0, 2.0)
+        assert rows[0]["category"] in ("open", "championnat", "club", "regional")
+    assert ties > 0
+
+
+def test_matches_games_and_results_agree(sample: Sample) -> None:
+    for discipline in ("classique", "dcdl"):
+        for tid, rows in sample.of(discipline).items():
+            games = sample.games[tid]
+            players = {r["player_id"] for r in rows}
+            wins: dict[str, float] = defaultdict(float)
+            spread: dict[str, int] = defaultdict(int)
+            per_round: dict[str, list[str]] = defaultdict(list)
+            bye_spread = 50 if discipline == "classique" else 0
+            for g in games:
+                assert g["tournament_id"] == tid
+                assert g["player_id"] in players
+                per_round[g["round"]].append(g["player_id"])
+                if g["opponent_id"] == "":
+                    assert g["opponent_score"] == ""
+                    wins[g["player_id"]] += 1
+                    spread[g["player_id"]] += bye_spread
+                    continue
+                assert g["opponent_id"] in players
+                per_round[g["round"]].append(g["opponent_id"])
+                a, b = int(g["player_score"]), int(g["opponent_score"])
+                lo, hi = (250, 650) if discipline == "classique" else (30, 140)
+                assert lo <= a <= hi and lo <= b <= hi
+                wins[g["player_id"]] += 1.0 if a > b else 0.5 if a == b else 0.0
+                wins[g["opponent_id"]] += 1.0 if b > a else 0.5 if a == b else 0.0
+                spread[g["player_id"]] += a - b
+                spread[g["opponent_id"]] += b - a
+            # everybody plays (or has a bye) exactly once a round
+            assert len(per_round) == int(rows[0]["games"])
+            for listed in per_round.values():
+                assert sorted(listed) == sorted(players)
+            for r in rows:
+                assert float(r["wins"]) == wins[r["player_id"]], (tid, r["player_id"])
+                assert int(r["spread"]) == spread[r["player_id"]]
+            _check_ranks(
+                [int(r["rank"]) for r in rows], [(float(r["wins"]), int(r["spread"])) for r in rows]
+            )
+            lo, hi = (10, 80) if discipline == "classique" else (8, 32)
+            assert lo <= len(rows) <= hi
+
+
+def test_classique_details(sample: Sample) -> None:
+    classique = sample.of("classique")
+    assert {rows[0]["category"] for rows in classique.values()} <= {"national", "open", "homologue", "mondial"}
+    international = [rows for rows in classique.values() if rows[0]["category"] == "mondial"]
+    assert len(international) == CONFIG.seasons
+    for rows in international:
+        assert (rows[0]["bonus_m"], rows[0]["pj_min"], rows[0]["pj_max"]) == ("250", "-200", "400")
+    for tid, rows in classique.items():
+        assert 5 <= int(rows[0]["games"]) <= 11, tid
+        if "duplicate_rank" in rows[0]:
+            dup = [int(r["duplicate_rank"]) for r in rows]
+            assert min(dup) == 1 and max(dup) <= len(rows)
+    assert any("duplicate_rank" in rows[0] for rows in classique.values())
+
+
+def test_masters_is_a_round_robin_of_sixteen(sample: Sample) -> None:
+    masters = [
+        t
+        for t, rows in sample.of("dcdl").items()
+        if rows[0]["tournament_name"] == "Masters Grand Sud"
+    ]
+    assert masters
+    for tid in masters:
+        games = sample.games[tid]
+        assert len(games) == 15 * 8
+        pairs = {frozenset((g["player_id"], g["opponent_id"])) for g in games}
+        assert len(pairs) == 120  # everyone met everyone once
+
+
+def test_round_robin_table_of_rules_section_5() -> None:
+    # match 3, table 2: the 2nd of the annual ranking meets the 13th (0-based: 1 and 12)
+    pairs, bye = _round_robin_pairs(16, 3)
+    assert bye is None and (1, 12) in pairs
+    seen = set()
+    for r in range(1, 16):
+        pairs, _ = _round_robin_pairs(16, r)
+        assert sorted(i for p in pairs for i in p) == list(range(16))
+        seen |= {frozenset(p) for p in pairs}
+    assert len(seen) == 120
+    pairs, bye = _round_robin_pairs(7, 1)
+    assert bye is not None and len(pairs) == 3
+
+
+def test_competition_rank() -> None:
+    assert competition_rank(np.array([10, 30, 20, 30])).tolist() == [4, 1, 3, 1]
+    wins = np.array([3.0, 3.0, 2.5, 3.0])
+    spread = np.array([10, 50, 90, 10])
+    assert competition_rank(wins, spread).tolist() == [2, 1, 4, 2]
+
+
+def test_rating_list(sample: Sample) -> None:
+    rows = sample.ratings
+    assert sample.rating_path.name == "rating_list_2021-08-31.csv"
+    assert set(rows[0]) == set(RATING_LIST.columns)
+    assert len(rows) == CONFIG.players
+    assert all(r["as_of"] == "2021-08-31" for r in rows)
+    series = Counter(r["series"] for r in rows)
+    assert set(series) == {"1", "2", "3", "4", "5", "6"}  # nobody new yet
+    assert series["6"] == pytest.approx(0.62 * CONFIG.players, abs=2)
+    assert series["1"] == pytest.approx(0.01 * CONFIG.players, abs=1)
+    rated = [r for r in rows if r["cote"]]
+    assert 0 < len(rated) < len(rows)  # only classique players have a cote
+    assert all(1200 <= int(r["cote"]) <= 2600 for r in rated)
+    assert all(1200 <= float(r["elo"]) <= 2200 and int(r["elo_games"]) > 0 for r in rated)
+    assert [r["player_id"] for r in rows] == sorted(r["player_id"] for r in rows)
+
+
+def test_series_of_new_licensees_and_the_following_seasons(sample: Sample) -> None:
+    listed = {r["player_id"]: r["series"] for r in sample.ratings}
+    first_season: dict[str, str] = {}
+    by_season: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for tid in sorted(sample.of("duplicate"), key=lambda t: (t[1:5], t)):
+        for r in sample.results[tid]:
+            first_season.setdefault(r["player_id"], r["series"])
+            by_season[(tid[1:5], r["player_id"])].add(r["series"])
+    new = {p: s for p, s in first_season.items() if p not in listed}
+    assert len(new) >= 5
+    assert set(new.values()) == {"7"}
+    assert all(len(s) == 1 for s in by_season.values())  # series fixed for a season
+    for (season, player), (series,) in by_season.items():
+        if season == str(CONFIG.first_season) and player in listed:
+            assert series == listed[player]
+    # after a season, new licensees who played are classified in series 1..6
+    second = {p for (season, p) in by_season if season == str(CONFIG.first_season + 1)}
+    first = {p for (season, p) in by_season if season == str(CONFIG.first_season)}
+    moved = [
+        next(iter(by_season[(str(CONFIG.first_season + 1), p)])) for p in second & first if p in new
+    ]
+    assert moved and "7" not in moved
+    assert (
+        Counter(
+            next(iter(s))
+            for (season, _), s in by_season.items()
+            if season == str(CONFIG.first_season + 1)
+        )["1"]
+        > 0
+    )
+
+
+def test_every_player_belongs_to_one_federation_and_club(sample: Sample) -> None:
+    clubs: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for rows in sample.results.values():
+        for r in rows:
+            clubs[r["player_id"]].add((r["federation"], r["club"]))
+    assert all(len(c) == 1 for c in clubs.values())
+    federations = Counter(next(iter(c))[0] for c in clubs.values())
+    assert federations.most_common(1)[0][0] == "FRA"
+    assert len(federations) >= 6
+    club_feds: dict[str, set[str]] = defaultdict(set)
+    for c in clubs.values():
+        fed, club = next(iter(c))
+        club_feds[club].add(fed)
+    assert all(len(f) == 1 for f in club_feds.values())
+
+
+def test_schema_columns_only(sample: Sample) -> None:
+    for rows in sample.results.values():
+        assert set(RESULTS.required) <= set(rows[0]) <= set(RESULTS.columns)
+    for rows in sample.games.values():
+        assert set(GAMES.required) <= set(rows[0]) <= set(GAMES.columns)
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sample"
+    argv = [
+        "generate",
+        "--out",
+        str(out),
+        "--seed",
+        "7",
+        "--seasons",
+        "1",
+        "--players",
+        "200",
+        "--first-season",
+        "2021",
+    ]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "tournaments" in printed and "rows" in printed
+    assert (out / "rating_list_2021-08-31.csv").exists()
+    assert main(argv) == 1  # not empty
+    (out / "notes.txt").write_text("keep me")
+    assert main([*argv, "--force"]) == 0
+    assert (out / "notes.txt").read_text() == "keep me"
+    assert sorted(p.name for p in out.iterdir()) == [
+        "2021-2022",
+        "notes.txt",
+        "rating_list_2021-08-31.csv",
+    ]
+    assert main([*argv[:-4], "--players", "50", "--force"]) == 2
