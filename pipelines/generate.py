@@ -729,8 +729,8 @@ def _build_calendar(rng: np.random.Generator, world: World, pop: Population) -> 
                 )
             )
 
-    # classique: an international cup, then national, open and homologue tournaments (a third of them
-    # state their bonus and PJ bounds; those in Provence also rank an opening duplicate)
+    # classique: an international cup, then national, open and homologue tournaments (a third
+    # of them state their bonus and PJ bounds; those in Provence also rank an opening duplicate)
     # categories are those of data/reference/cote_categories.csv
     explicit = {
         "national": (150, -150, 300),

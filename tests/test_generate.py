@@ -303,7 +303,12 @@ def test_matches_games_and_results_agree(sample: Sample) -> None:
 
 def test_classique_details(sample: Sample) -> None:
     classique = sample.of("classique")
-    assert {rows[0]["category"] for rows in classique.values()} <= {"national", "open", "homologue", "mondial"}
+    assert {rows[0]["category"] for rows in classique.values()} <= {
+        "national",
+        "open",
+        "homologue",
+        "mondial",
+    }
     international = [rows for rows in classique.values() if rows[0]["category"] == "mondial"]
     assert len(international) == CONFIG.seasons
     for rows in international:
