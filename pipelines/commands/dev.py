@@ -11,10 +11,19 @@ from pipelines.resources import PROJECT_ROOT
 
 
 def dagster_home(root: Path = PROJECT_ROOT) -> Path:
-    """The project's Dagster instance folder (git-ignored), holding a copy of dagster.yaml."""
+    """The project's Dagster instance folder (git-ignored), holding a copy of dagster.yaml
+    and a workspace naming the code location `classement`."""
     home = root / ".dagster_home"
     home.mkdir(exist_ok=True)
     shutil.copyfile(root / "dagster.yaml", home / "dagster.yaml")
+    (home / "workspace.yaml").write_text(
+        "load_from:\n"
+        "  - python_module:\n"
+        "      module_name: pipelines.definitions\n"
+        "      location_name: classement\n"
+        f"      working_directory: {root}\n",
+        encoding="utf-8",
+    )
     return home
 
 
@@ -31,18 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    env = dict(os.environ, DAGSTER_HOME=str(dagster_home()))
-    command = [
-        sys.executable,
-        "-m",
-        "dagster",
-        "dev",
-        "-m",
-        "pipelines.definitions",
-        "--host",
-        args.host,
-        "--port",
-        str(args.port),
-    ]
-    print(f"Dagster UI on http://{args.host}:{args.port} (DAGSTER_HOME={env['DAGSTER_HOME']})")
-    return subprocess.call(command, cwd=PROJECT_ROOT, env=env)
+    home = dagster_home()
+    env = dict(os.environ, DAGSTER_HOME=str(home))
+    workspace = str(home / "workspace.yaml")
+    command = [sys.executable, "-m", "dagster", "dev", "-w", workspace]
+    command += ["--host", args.host, "--port", str(args.port)]
+    print(f"Dagster UI on http://{args.host}:{args.port} (DAGSTER_HOME={home})")
+    # Run from the instance folder, whose dagster.yaml is the one in force.
+    return subprocess.call(command, cwd=home, env=env)
