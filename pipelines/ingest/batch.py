@@ -17,7 +17,7 @@ import polars as pl
 from pipelines.ingest import validate
 from pipelines.ingest.errors import ExportError
 from pipelines.ingest.raw import COMPANION_SUFFIXES
-from pipelines.ingest.read import read_export
+from pipelines.ingest.read import RawTable, read_export
 from pipelines.ingest.schema import (
     GAMES,
     KINDS,
@@ -54,22 +54,27 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _tag(frame: pl.DataFrame, path: str) -> pl.DataFrame:
-    tagged = frame.with_columns(pl.lit(path).alias("_file"))
-    if "_where" not in tagged.columns:
-        tagged = tagged.with_columns(pl.lit(path).alias("_where"))
-    return tagged
-
-
-def _concat(frames: list[pl.DataFrame], kind_columns: tuple[str, ...]) -> pl.DataFrame:
-    schema = {c: pl.String for c in kind_columns} | {
+def _stack(tables: list[tuple[str, RawTable]], columns: tuple[str, ...]) -> pl.DataFrame:
+    """One frame of strings for every file's table of one kind, tagged with `_file`
+    (the path), `_where` (the name used in messages) and `_row`."""
+    data: dict[str, list[str | None]] = {c: [] for c in columns}
+    rows: list[int] = []
+    paths: list[str] = []
+    wheres: list[str] = []
+    for path, table in tables:
+        n = len(table)
+        for column in columns:
+            values = table.columns.get(column)
+            data[column].extend(values if values is not None else [None] * n)
+        rows.extend(table.rows)
+        paths.extend([path] * n)
+        wheres.extend([table.where or path] * n)
+    schema = {c: pl.String for c in columns} | {
         "_row": pl.Int64,
         "_file": pl.String,
         "_where": pl.String,
     }
-    if not frames:
-        return pl.DataFrame(schema=schema)
-    return pl.concat([f.select(list(schema)) for f in frames], how="vertical")
+    return pl.DataFrame({**data, "_row": rows, "_file": paths, "_where": wheres}, schema=schema)
 
 
 def ingest_files(
@@ -79,7 +84,7 @@ def ingest_files(
     paths = sorted(files)
     companions = {p: files[p] for p in paths if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
     rejected: dict[str, str] = {}
-    parsed: dict[str, dict[str, pl.DataFrame]] = {}
+    parsed: dict[str, dict[str, RawTable]] = {}
     for path in paths:
         if path in companions:
             continue
@@ -88,20 +93,22 @@ def ingest_files(
         except ExportError as err:
             rejected[path] = str(err)
 
-    by_kind: dict[str, list[pl.DataFrame]] = {k.name: [] for k in (*KINDS, PUBLISHED_SERIES)}
-    for path, frames in parsed.items():
-        for kind_name, frame in frames.items():
-            by_kind[kind_name].append(_tag(frame, path))
+    by_kind: dict[str, list[tuple[str, RawTable]]] = {
+        k.name: [] for k in (*KINDS, PUBLISHED_SERIES)
+    }
+    for path, tables in parsed.items():
+        for kind_name, table in tables.items():
+            by_kind[kind_name].append((path, table))
 
     results, results_type_errors = validate.type_frame(
-        _concat(by_kind["results"], RESULTS.columns), RESULTS
+        _stack(by_kind["results"], RESULTS.columns), RESULTS
     )
-    games, games_type_errors = validate.type_frame(_concat(by_kind["games"], GAMES.columns), GAMES)
+    games, games_type_errors = validate.type_frame(_stack(by_kind["games"], GAMES.columns), GAMES)
     ratings, ratings_type_errors = validate.type_frame(
-        _concat(by_kind["rating_list"], RATING_LIST.columns), RATING_LIST
+        _stack(by_kind["rating_list"], RATING_LIST.columns), RATING_LIST
     )
     published, published_type_errors = validate.type_frame(
-        _concat(by_kind["published_series"], PUBLISHED_SERIES.columns), PUBLISHED_SERIES
+        _stack(by_kind["published_series"], PUBLISHED_SERIES.columns), PUBLISHED_SERIES
     )
     results = results.with_columns(pl.col("discipline").str.to_lowercase())
 
@@ -277,7 +284,7 @@ def _players(
 def _log(
     paths: list[str],
     files: Mapping[str, bytes],
-    parsed: Mapping[str, Mapping[str, pl.DataFrame]],
+    parsed: Mapping[str, Mapping[str, RawTable]],
     rejected: Mapping[str, str],
     results: pl.DataFrame,
     companions: Mapping[str, bytes],
@@ -295,7 +302,7 @@ def _log(
                 "sha256": sha256(files[path]),
                 "kinds": kinds,
                 "status": "rejected" if path in rejected else "ingested",
-                "rows": sum(f.height for f in frames.values()),
+                "rows": sum(len(t) for t in frames.values()),
                 "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
                 "message": rejected.get(path),
             }

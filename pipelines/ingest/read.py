@@ -1,8 +1,8 @@
 """Reading one raw export into string frames of canonical columns.
 
-Every reader returns, per kind of content, a frame whose columns are all strings named
-after the canonical columns of `schema.py`, plus `_row`: the row number an organiser
-sees in their spreadsheet or editor. Typing and checking happen later, on all files at
+Every reader returns, per kind of content, a `RawTable`: columns of strings named after
+the canonical columns of `schema.py`, and the row number an organiser sees in their
+spreadsheet or editor for each row. Typing and checking happen later, on all files at
 once (`validate.py`).
 """
 
@@ -12,6 +12,7 @@ import csv
 import datetime as dt
 import io
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import PurePath
 
 import polars as pl
@@ -95,18 +96,37 @@ def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[
     return kind, columns
 
 
-def _frame(
-    kind: Kind, columns: list[str], rows: list[list[str]], numbers: list[int]
-) -> pl.DataFrame:
-    data: dict[str, list[str | None]] = {}
-    for col in kind.columns:
-        if col in columns:
-            i = columns.index(col)
-            data[col] = [r[i] for r in rows]
-        else:
-            data[col] = [None] * len(rows)
-    frame = pl.DataFrame(data, schema=dict.fromkeys(kind.columns, pl.String))
-    return frame.with_columns(pl.Series("_row", numbers, dtype=pl.Int64))
+@dataclass
+class RawTable:
+    """One kind of content of one file, still as text: the canonical columns it has, and
+    the row number of each row. Plain lists, so that thousands of small files are stacked
+    into one frame per kind at once rather than one frame each."""
+
+    columns: dict[str, list[str | None]]
+    rows: list[int]
+    where: str | None = None  # the name used in messages when not the path (a sheet)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame) -> RawTable:
+        """From a parser's frame of string columns plus `_row`."""
+        columns = {c: frame[c].to_list() for c in frame.columns if c != "_row"}
+        return cls(columns=columns, rows=frame["_row"].to_list())
+
+
+def _table(
+    kind: Kind,
+    columns: list[str],
+    rows: list[list[str]],
+    numbers: list[int],
+    where: str | None = None,
+) -> RawTable:
+    data: dict[str, list[str | None]] = {
+        col: [r[i] for r in rows] for i, col in enumerate(columns) if col in kind.dtypes
+    }
+    return RawTable(columns=data, rows=numbers, where=where)
 
 
 def _separator(header_line: str, name: str) -> str:
@@ -127,7 +147,7 @@ def _separator(header_line: str, name: str) -> str:
     return ";" if counts[";"] > counts[","] else ","
 
 
-def read_csv(data: bytes, name: str) -> dict[str, pl.DataFrame]:
+def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
     """One CSV export: a single kind of content."""
     text = decode(data, name)
     if not text.strip():
@@ -164,7 +184,7 @@ def read_csv(data: bytes, name: str) -> dict[str, pl.DataFrame]:
         raise ExportError(name, f"unreadable row ({err})", row=reader.line_num + 1) from None
     if not rows:
         raise ExportError(name, "the file has a header row but no data rows", row=1)
-    return {kind.name: _frame(kind, columns, rows, numbers)}
+    return {kind.name: _table(kind, columns, rows, numbers)}
 
 
 def _cell_text(value: object) -> str:
@@ -190,7 +210,7 @@ def _rows_of_sheet(values: Iterable[Sequence[object]]) -> list[tuple[int, list[s
     return out
 
 
-def read_xlsx(data: bytes, name: str) -> dict[str, pl.DataFrame]:
+def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
     """An XLSX workbook: one sheet per kind; title rows above the header are skipped."""
     import zipfile
 
@@ -202,7 +222,7 @@ def read_xlsx(data: bytes, name: str) -> dict[str, pl.DataFrame]:
         raise ExportError(
             name, f"not a readable XLSX workbook (damaged or truncated file: {err})"
         ) from None
-    frames: dict[str, pl.DataFrame] = {}
+    frames: dict[str, RawTable] = {}
     try:
         for sheet in workbook.worksheets:
             where = f"{name} [sheet {sheet.title}]"
@@ -239,9 +259,9 @@ def read_xlsx(data: bytes, name: str) -> dict[str, pl.DataFrame]:
                 raise ExportError(
                     where, "the sheet has a header row but no data rows", row=header_row
                 )
-            frames[kind.name] = _frame(
-                kind, columns, [c for _, c in body], [n for n, _ in body]
-            ).with_columns(pl.lit(where).alias("_where"))
+            frames[kind.name] = _table(
+                kind, columns, [c for _, c in body], [n for n, _ in body], where
+            )
     finally:
         workbook.close()
     if not frames:
@@ -251,7 +271,7 @@ def read_xlsx(data: bytes, name: str) -> dict[str, pl.DataFrame]:
 
 def read_export(
     data: bytes, name: str, companions: Mapping[str, bytes] | None = None
-) -> dict[str, pl.DataFrame]:
+) -> dict[str, RawTable]:
     """Dispatch on the file's format: tournament software (AUPAIR `.tou`, TSH `.t`, the
     FFSc ranking) by detection, else our CSV/XLSX. `companions` holds the files a format
     reads beside the export (TSH's `config.tsh`), keyed by path."""
@@ -273,4 +293,4 @@ def read_export(
         return read_csv(data, name)
     else:
         raise ExportError(name, f"unsupported file type '{suffix}' (expected .csv or .xlsx)")
-    return {kind: frame for kind, frame in frames.items() if frame.height}
+    return {kind: RawTable.from_frame(frame) for kind, frame in frames.items() if frame.height}

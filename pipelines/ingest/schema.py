@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 import polars as pl
 
@@ -273,6 +274,7 @@ def normalise_header(name: str) -> str:
     return collapsed
 
 
+@lru_cache(maxsize=4096)
 def canonical_column(name: str) -> str:
     """The canonical column a header cell stands for (itself if it is not an alias)."""
     key = normalise_header(name)
