@@ -76,6 +76,18 @@ def player_key(name: str) -> str:
     return " ".join(text.upper().split())
 
 
+def split_name(full: str) -> tuple[str, str]:
+    """(first name, last name) of an English-language export: `Last, First` when the name
+    has a comma (TSH writes it so), else the first word is the first name."""
+    if "," in full:
+        last, first = (part.strip() for part in full.split(",", 1))
+        return first, last
+    words = full.split()
+    if len(words) == 1:
+        return "", words[0]
+    return words[0], " ".join(words[1:])
+
+
 def number_text(value: float | int) -> str:
     """A number as a plain string: `12`, `-35`, `0.5`."""
     if isinstance(value, float) and not value.is_integer():

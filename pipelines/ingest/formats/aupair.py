@@ -48,6 +48,7 @@ from pipelines.ingest.formats import (
     number_text,
     player_key,
     split_lines,
+    split_name,
     string_frame,
 )
 from pipelines.ingest.schema import GAMES, RATING_LIST, RESULTS
@@ -394,14 +395,3 @@ def _division_games(
             )
             lines.append(player.line)
     return rows, lines
-
-
-def split_name(full: str) -> tuple[str, str]:
-    """(first name, last name): `Last, First`, else the first word is the first name."""
-    if "," in full:
-        last, first = (part.strip() for part in full.split(",", 1))
-        return first, last
-    words = full.split()
-    if len(words) == 1:
-        return "", words[0]
-    return words[0], " ".join(words[1:])

@@ -33,7 +33,7 @@ import polars as pl
 
 from pipelines.ingest.errors import ExportError
 from pipelines.ingest.formats import decode_text, string_frame
-from pipelines.ingest.schema import GAMES, RATING_LIST, RESULTS
+from pipelines.ingest.schema import GAMES, PUBLISHED_SERIES, RATING_LIST, RESULTS
 
 HEADER = (
     "place",
@@ -49,21 +49,7 @@ HEADER = (
     "pp4",
     "serie_potentielle",
 )
-PUBLISHED_SERIES_COLUMNS = (
-    "player_id",
-    "last_name",
-    "first_name",
-    "place",
-    "category",
-    "series",
-    "club",
-    "points",
-    "ps1",
-    "ps2",
-    "ps3",
-    "pp4",
-    "potential_series",
-)
+PUBLISHED_SERIES_COLUMNS = PUBLISHED_SERIES.columns
 _DECIMAL_COLUMNS = {"point": "points", "ps1": "ps1", "ps2": "ps2", "ps3": "ps3", "pp4": "pp4"}
 _DECIMAL = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 _PLACE = re.compile(r"^(\d+)\s*(?:ex|e|er|ère)?\.?$", re.IGNORECASE)

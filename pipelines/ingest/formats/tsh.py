@@ -47,6 +47,7 @@ from pipelines.ingest.formats import (
     number_text,
     player_key,
     split_lines,
+    split_name,
     string_frame,
 )
 from pipelines.ingest.schema import GAMES, RATING_LIST, RESULTS
@@ -357,14 +358,3 @@ def parse_event_date(text: str) -> tuple[dt.date, dt.date] | None:
     except ValueError:
         return None
     return (first, last) if first <= last else None
-
-
-def split_name(full: str) -> tuple[str, str]:
-    """(first name, last name): TSH writes `Last, First`; else the first word is first."""
-    if "," in full:
-        last, first = (part.strip() for part in full.split(",", 1))
-        return first, last
-    words = full.split()
-    if len(words) == 1:
-        return "", words[0]
-    return words[0], " ".join(words[1:])
