@@ -6,9 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test lint dev setup clean
+.PHONY: build test lint dev setup system-deps clean
 
-setup: $(STAMP)
+setup: $(STAMP) system-deps
+
+# Debian's Chromium (reports printed to PDF, browser tests) and poppler-utils
+system-deps:
+	sh scripts/system-deps.sh
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,16 +20,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-build: $(STAMP)
+build: setup
 	$(BIN)/classement build
 
-test: $(STAMP)
+test: setup
 	$(BIN)/pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-dev: $(STAMP)
+dev: setup
 	$(BIN)/classement dev
 
 clean:

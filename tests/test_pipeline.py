@@ -165,3 +165,35 @@ def test_definitions_load() -> None:
     assert {"build_ratings", "build_season"} <= jobs
     assert defs.resolve_sensor_def("raw_exports_sensor")
     assert defs.resolve_schedule_def("nightly_build")
+
+
+def test_instance_settings_limit_the_warehouse_pool_to_one(tmp_path: Path) -> None:
+    from pipelines.commands.dev import dagster_home
+
+    root = Path(__file__).resolve().parent.parent
+    fake_root = tmp_path / "project"
+    fake_root.mkdir()
+    (fake_root / "dagster.yaml").write_bytes((root / "dagster.yaml").read_bytes())
+    home = dagster_home(fake_root)
+    instance = dg.DagsterInstance.from_config(str(home))
+    try:
+        assert instance.get_settings("telemetry") == {"enabled": False}
+        pools = instance.get_concurrency_config().pool_config
+        assert pools.default_pool_limit == 1
+        assert "location_name: classement" in (home / "workspace.yaml").read_text()
+    finally:
+        instance.dispose()
+
+
+def test_every_asset_that_touches_the_warehouse_is_in_its_pool() -> None:
+    """DuckDB allows one writer: every step using the warehouse waits for the pool."""
+    from pipelines.definitions import defs
+    from pipelines.resources import WAREHOUSE_POOL
+
+    graph = defs.resolve_asset_graph()
+    steps = graph.assets_defs  # asset checks are among them
+    users = [s for s in steps if "warehouse" in s.required_resource_keys]
+    assert len(users) >= 10
+    for step in users:
+        for op in step.node_def.iterate_op_defs():
+            assert op.pool == WAREHOUSE_POOL, op.name

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,11 +13,17 @@ import pytest
 
 from pipelines.reference.series import load_series_params, load_series_quotas
 from transforms.series import (
+    CASCADE_SERIES,
+    CRITERIA,
+    TIE_TOLERANCE,
     QuotaRow,
     SeriesParams,
     SeriesQuotas,
     classify_season,
     duplicate_event_scores,
+    ordered_events,
+    provisional_as_of,
+    provisional_changes,
     provisional_classification,
     quota_check,
     season_standings,
@@ -445,3 +453,155 @@ def test_provisional_after_each_event(params: SeriesParams) -> None:
     b_value = prov.filter((pl.col("after_tournament_id") == "E1") & (pl.col("player_id") == "b"))
     assert b_value.get_column("value")[0] == 100.0
     assert set(prov.get_column("season")) == {SEASON}
+
+
+# --------------------------------------------------------------------------- incremental
+
+
+def _reference_cascade(standings: pl.DataFrame, population: int, quotas: SeriesQuotas):
+    """The cascade of §3 written the plain way (sort, take the `wanted`-th value as the bar,
+    admit everyone within TIE_TOLERANCE of it): the oracle of the vectorised versions."""
+    bounds = series_boundaries(quotas, population)
+    pool = standings.select("player_id", "pct_n1", "pct_n2", "pct_n3", "pct_n4", "pc")
+    rows: list[tuple[str, str, str, float]] = []
+    admitted = 0
+    for s in CASCADE_SERIES:
+        criterion = CRITERIA[s]
+        if s in bounds:
+            wanted = bounds[s] - admitted
+            values = pool.get_column(criterion).sort(descending=True)
+            if wanted <= 0 or values.len() == 0:
+                continue
+            bar = values[min(wanted, values.len()) - 1]
+            chosen = pool.filter(pl.col(criterion) >= bar - TIE_TOLERANCE)
+        else:
+            chosen = pool
+        rows += [(p, str(s), criterion, v) for p, v in chosen.select("player_id", criterion).rows()]
+        admitted += chosen.height
+        pool = pool.join(chosen.select("player_id"), on="player_id", how="anti")
+    return rows
+
+
+def _random_season(seed: int) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """(results, events, new licensees): 14 events of 3–16 players out of 45, places with
+    many ties, mixed series (some unwritten), coefficients from the export, the category or
+    the default, end dates that tie (start date, then id, decide); new licensees `n1`, `n2`
+    without result and `p44`, a new licensee who plays from the 10th event on."""
+    rng = random.Random(seed)
+    players = [f"p{i:02d}" for i in range(45)]
+    series_pool = ["SS", "1", "2", "2", "3", "3", "4", "4", "4", "5", "6", "6", "7", None]
+    series = {p: rng.choice(series_pool) for p in players}
+    result_rows: list[tuple[str, str, int, str | None]] = []
+    event_rows: list[dict[str, object]] = []
+    for e in range(14):
+        tid = f"E{rng.randrange(100):02d}{e:02d}"
+        end = dt.date(2023, 10, 1) + dt.timedelta(days=7 * (e // 2))  # pairs share an end
+        start = end - dt.timedelta(days=rng.choice([0, 1]))
+        event_rows.append(
+            {
+                "tournament_id": tid,
+                "season": SEASON,
+                "games": rng.choice([2, 3, 5]),
+                "category": rng.choice(["homologue", "open", None]),
+                "coefficient": rng.choice([None, None, 0.5, 2.0]),
+                "start_date": start,
+                "end_date": end,
+            }
+        )
+        eligible = players if e >= 9 else players[:-1]
+        entrants = rng.sample(eligible, rng.randint(3, 16))
+        scores = {p: rng.randint(0, 4) for p in entrants}  # few scores: many ex aequo
+        for p in entrants:
+            place = 1 + sum(1 for q in entrants if scores[q] > scores[p])
+            result_rows.append((tid, p, place, series[p]))
+    results = pl.DataFrame(
+        result_rows,
+        schema={
+            "tournament_id": pl.String,
+            "player_id": pl.String,
+            "rank": pl.Int64,
+            "series": pl.String,
+        },
+        orient="row",
+    )
+    events = pl.DataFrame(event_rows)
+    new = pl.DataFrame({"player_id": ["n1", "n2", "p44"], "federation": ["FRA", "BEL", "FRA"]})
+    return results, events, new
+
+
+def _no_rest_quotas() -> SeriesQuotas:
+    """Series 1–6 take 10/10/20/20/10/10 %: a fifth of the players is left out."""
+    rows = [
+        QuotaRow("*", s, None, Fraction(p))
+        for s, p in zip(range(1, 7), (10, 10, 20, 20, 10, 10), strict=True)
+    ]
+    return SeriesQuotas(tuple(rows))
+
+
+@pytest.mark.parametrize(
+    ("seed", "quota_kind", "divisor"),
+    [(1, "reference", 0.0), (2, "small", 0.0), (3, "reference", 2.5), (4, "no_rest", 0.0)],
+)
+def test_incremental_provisional_equals_from_scratch(
+    params: SeriesParams, quotas: SeriesQuotas, seed: int, quota_kind: str, divisor: float
+) -> None:
+    chosen = {"reference": quotas, "small": _small_quotas(), "no_rest": _no_rest_quotas()}
+    quota_table = chosen[quota_kind]
+    season_params = dataclasses.replace(params, minimum_divisor=divisor)
+    results, events, new = _random_season(seed)
+    scores = duplicate_event_scores(results, events)
+    full = provisional_classification(scores, events, quota_table, season_params, new)
+    changes = provisional_changes(scores, events, quota_table, season_params, new)
+    order = ordered_events(events).get_column("tournament_id").to_list()
+    assert full.get_column("after_tournament_id").unique(maintain_order=True).to_list() == order
+    assert changes.height < full.height
+
+    for k, tid in enumerate(order):
+        partial = scores.filter(pl.col("tournament_id").is_in(order[: k + 1]))
+        standings = season_standings(partial, events, season_params)
+        absent = new.join(standings.select("player_id"), on="player_id", how="anti")
+        expected = _reference_cascade(standings, standings.height + absent.height, quota_table)
+        expected += [(p, "7", None, None) for p in absent.get_column("player_id")]
+        step = full.filter(pl.col("after_tournament_id") == tid)
+        got = {r[0]: r[1:] for r in step.select("player_id", "series", "criterion", "value").rows()}
+        assert set(got) == {r[0] for r in expected}, tid
+        for player, series, criterion, value in expected:
+            assert got[player][:2] == (series, criterion), (tid, player)
+            assert got[player][2] == (None if value is None else pytest.approx(value, abs=1e-9))
+        # The stored changes rebuild the same table after every event.
+        rebuilt = provisional_as_of(changes, tid, events)
+        assert rebuilt.equals(step), tid
+        assert provisional_as_of(changes, tid, order).equals(step), tid
+
+    # Tied players all change together; a first appearance is always stored.
+    first = changes.filter(pl.col("after_tournament_id") == order[0])
+    assert set(first.get_column("player_id")) == set(
+        full.filter(pl.col("after_tournament_id") == order[0]).get_column("player_id")
+    )
+    if quota_kind == "no_rest":
+        assert changes.filter(pl.col("series").is_null()).height > 0  # left the classification
+
+
+def test_end_of_season_cascade_matches_reference(
+    params: SeriesParams, quotas: SeriesQuotas
+) -> None:
+    results, events, new = _random_season(7)
+    standings = season_standings(duplicate_event_scores(results, events), events, params)
+    absent = new.join(standings.select("player_id"), on="player_id", how="anti")
+    for quota_table in (quotas, _small_quotas(), _no_rest_quotas()):
+        population = standings.height + absent.height
+        expected = {
+            p: (s, c) for p, s, c, _ in _reference_cascade(standings, population, quota_table)
+        }
+        classified = classify_season(
+            standings, new.with_columns(pl.lit(SEASON).alias("season")), quota_table, params
+        ).classification.filter(pl.col("series") != "7")
+        got = {
+            p: (s, c) for p, s, c in classified.select("player_id", "series", "criterion").rows()
+        }
+        assert got == expected
+
+
+def test_provisional_as_of_unknown_event() -> None:
+    with pytest.raises(ValueError, match="unknown event"):
+        provisional_as_of(pl.DataFrame(), "X", ["A", "B"])

@@ -15,8 +15,10 @@ from pipelines.defs.series.assets import (
     series_classification,
     series_standings,
 )
-from pipelines.resources import WarehouseResource
+from pipelines.reference.series import load_series_params, load_series_quotas
+from pipelines.resources import REFERENCE_DIR, WarehouseResource
 from pipelines.warehouse import Warehouse
+from transforms.series import provisional_as_of, provisional_classification
 
 S1, S2 = "2022-2023", "2023-2024"
 PLAYERS = [f"p{i:02d}" for i in range(1, 21)]
@@ -224,6 +226,25 @@ def test_classification_new_licensee_bars_and_movements(built) -> None:
         "B1",
         "B2",
     ]
+
+
+def test_provisional_stores_changes_that_rebuild_every_event(built) -> None:
+    wh, _ = built
+    params = load_series_params(REFERENCE_DIR)
+    quotas = load_series_quotas(REFERENCE_DIR)
+    events = wh.read(
+        "SELECT * FROM tournaments WHERE season = ? AND discipline = 'duplicate'", [S2]
+    )
+    scores = wh.read("SELECT * FROM duplicate_event_scores WHERE season = ?", [S2])
+    new = pl.DataFrame({"player_id": ["n01"], "federation": ["FFSc"]})
+    full = provisional_classification(scores, events, quotas, params, new)
+    stored = wh.read("SELECT * FROM series_provisional WHERE season = ?", [S2])
+    assert stored.height < full.height  # B2 only stores the players whose row changed
+    first = stored.filter(pl.col("after_tournament_id") == "B1")
+    assert first.height == 21  # everyone's first appearance, n01 in series 7
+    for tid in ("B1", "B2"):
+        expected = full.filter(pl.col("after_tournament_id") == tid)
+        assert provisional_as_of(stored, tid, events).equals(expected), tid
 
 
 def test_season_one_untouched_and_check_passes(built) -> None:

@@ -43,6 +43,7 @@ def cote_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
 
 @dg.asset_check(
     asset=cote_history,
+    pool=WAREHOUSE_POOL,
     description="cote_after = cote_before + PE + B + PJ, "
     "PJ never exceeds its raw value's side, and each player's next tournament "
     "starts from the cote the previous one ended with.",
@@ -103,6 +104,7 @@ def elo_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
 
 @dg.asset_check(
     asset=elo_history,
+    pool=WAREHOUSE_POOL,
     description="In every tournament the scores and the "
     "expected scores sum to the same total (each game hands out 1 point and its "
     "two expected scores sum to 1).",

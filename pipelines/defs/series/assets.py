@@ -28,7 +28,7 @@ from transforms.series import (
     classify_season,
     ordered_events,
     previous_season,
-    provisional_classification,
+    provisional_changes,
     quota_check,
     season_series_from_classification,
     season_standings,
@@ -203,7 +203,12 @@ def series_standings(
         dg.AssetSpec(
             "series_provisional",
             deps=["duplicate_event_scores", "tournaments", "players"],
-            description="Provisional series after each event of the season.",
+            description="Provisional series after each event of the season, stored as "
+            "changes: a player's row after an event only when their series or criterion value "
+            "differs from their row after the previous event (or it is their first "
+            "appearance; a null series = left the classification). The full classification "
+            "after event E is each player's latest row up to E in RULES §0 event order: "
+            "`transforms.series.provisional_as_of`.",
             group_name=GROUP,
             kinds=KINDS,
         ),
@@ -231,7 +236,6 @@ def series_classification(
     scores = wh.read("SELECT * FROM duplicate_event_scores WHERE season = ?", [season])
     events = _events(wh, season)
     new = _new_licensees(wh, season, warehouse)
-    federations = _federations(wh, season)
 
     order = ordered_events(events).select("tournament_id").with_row_index("_order")
     held_in_events = (
@@ -249,7 +253,7 @@ def series_classification(
         standings, new.with_columns(pl.lit(season).alias("season")), quotas, params, held
     )
     classification = result.classification.with_columns(pl.lit(season).alias("season"))
-    provisional = provisional_classification(scores, events, quotas, params, new, federations)
+    provisional = provisional_changes(scores, events, quotas, params, new)
     tables = {
         "series_classification": classification,
         "series_bars": result.bars.with_columns(pl.lit(season).alias("season")),

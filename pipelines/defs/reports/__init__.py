@@ -1,0 +1,1 @@
+"""Season reports (HTML and PDF), the reports' index page and the player pages."""

@@ -1,0 +1,124 @@
+"""Season reports, one partition per season, and the site pages gathering every season.
+
+Written under `WarehouseResource.reports`: `<season>/index.html` (self-contained, plotly.js
+embedded once), `<season>/rapport-<season>.pdf`, `index.html`, `joueurs/<licence>.html` and
+`assets/plotly.min.js` (shared by the index and the player pages).
+"""
+
+# No `from __future__ import annotations`: Dagster inspects the `context` annotation.
+import dagster as dg
+
+from pipelines.partitions import season_partitions
+from pipelines.reports.data import ReportData
+from pipelines.reports.pdf import print_pdf
+from pipelines.reports.season import pdf_path, report_path, write_season_report
+from pipelines.reports.sections import discover
+from pipelines.reports.site import write_index, write_player_pages, write_plotly_asset
+from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+
+SEASON_GROUP = "season_reports"
+SITE_GROUP = "site"
+
+# Every table a season report reads (the classique ones hold every season at once).
+REPORT_INPUTS = [
+    "tournaments",
+    "players",
+    "results",
+    "cote_history",
+    "elo_history",
+    "cote_ranking",
+    "elo_ranking",
+    "classique_series_bars",
+    "series_standings",
+    "series_bars",
+    "series_classification",
+    "series_movements",
+]
+
+
+def _data(warehouse: WarehouseResource) -> ReportData:
+    return ReportData(warehouse.warehouse, warehouse.reference)
+
+
+@dg.asset(
+    deps=REPORT_INPUTS,
+    partitions_def=season_partitions,
+    pool=WAREHOUSE_POOL,
+    group_name=SEASON_GROUP,
+    kinds={"duckdb", "plotly", "html"},
+)
+def season_report(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """The season's report in French, one self-contained HTML page (works offline): rating
+    trajectories with a player search, distributions with their bars, series cascade."""
+    season = context.partition_key
+    path = write_season_report(_data(warehouse), season, warehouse.reports)
+    return dg.MaterializeResult(
+        metadata={
+            "path": dg.MetadataValue.path(str(path)),
+            "bytes": path.stat().st_size,
+            "sections": ", ".join(s.key for s in discover()),
+        }
+    )
+
+
+@dg.asset(
+    deps=["season_report"],
+    partitions_def=season_partitions,
+    pool=WAREHOUSE_POOL,  # every user of the warehouse resource runs in its pool
+    group_name=SEASON_GROUP,
+    kinds={"pdf", "chromium"},
+)
+def season_report_pdf(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """The season's report printed for the committees (A4 PDF, charts drawn), by the
+    system's Chromium through Playwright."""
+    season = context.partition_key
+    html = report_path(warehouse.reports, season)
+    path = print_pdf(html, pdf_path(warehouse.reports, season))
+    return dg.MaterializeResult(
+        metadata={"path": dg.MetadataValue.path(str(path)), "bytes": path.stat().st_size}
+    )
+
+
+@dg.asset(pool=WAREHOUSE_POOL, group_name=SITE_GROUP, kinds={"plotly"})
+def report_plotly_js(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    """`assets/plotly.min.js`: the one copy of plotly.js the index and player pages load."""
+    path = write_plotly_asset(warehouse.reports)
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path))})
+
+
+@dg.asset(
+    deps=["report_plotly_js", "season_report", "season_report_pdf", "tournaments", "results",
+          "players"],
+    pool=WAREHOUSE_POOL,
+    group_name=SITE_GROUP,
+    kinds={"duckdb", "html"},
+)
+def report_index(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    """`index.html`: the seasons with their reports (HTML, PDF) and the player directory."""
+    data = _data(warehouse)
+    path = write_index(data, warehouse.reports)
+    return dg.MaterializeResult(
+        metadata={"path": dg.MetadataValue.path(str(path)), "seasons": len(data.seasons())}
+    )
+
+
+@dg.asset(
+    deps=["report_plotly_js", *REPORT_INPUTS, "duplicate_event_scores"],
+    pool=WAREHOUSE_POOL,
+    group_name=SITE_GROUP,
+    kinds={"duckdb", "html"},
+)
+def player_pages(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    """`joueurs/<licence>.html` per player: trajectory, end-of-season rankings, series,
+    every cote and Elo change explained, tournaments."""
+    count = write_player_pages(_data(warehouse), warehouse.reports)
+    return dg.MaterializeResult(
+        metadata={
+            "pages": count,
+            "folder": dg.MetadataValue.path(str(warehouse.reports / "joueurs")),
+        }
+    )

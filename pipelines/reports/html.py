@@ -1,0 +1,156 @@
+"""Escaping and HTML building blocks of the reports.
+
+Everything that comes from the exports (names, clubs, tournament names) goes through
+`text`/`esc` before it reaches a page, through `plotly_text` before it reaches a chart (Plotly
+reads a subset of HTML in its labels) and through `safe_json` before it reaches a script.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from plotly.utils import PlotlyJSONEncoder
+
+
+class Html(str):
+    """A piece of markup that is already safe to insert as is."""
+
+    __slots__ = ()
+
+
+def esc(value: object) -> str:
+    """The value as HTML text (quotes escaped too, so it also fits in an attribute)."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def text(value: object) -> Html:
+    return Html(esc(value))
+
+
+def join(parts: Iterable[str]) -> Html:
+    """Concatenate fragments, escaping every one that is not already `Html`."""
+    return Html("".join(p if isinstance(p, Html) else esc(p) for p in parts))
+
+
+def tag(name: str, content: object = "", **attrs: object) -> Html:
+    """`<name attrs>content</name>`; `content` escaped unless it is `Html`."""
+    rendered = "".join(
+        f' {k.rstrip("_").replace("_", "-")}="{esc(v)}"'
+        for k, v in attrs.items()
+        if v is not None and v is not False
+    )
+    inner = content if isinstance(content, Html) else esc(content)
+    return Html(f"<{name}{rendered}>{inner}</{name}>")
+
+
+def link(href: str, label: object, **attrs: object) -> Html:
+    return tag("a", label, href=href, **attrs)
+
+
+def plotly_text(value: object) -> str:
+    """A string for a Plotly label or hover text: Plotly interprets `<b>`, `<br>`, `<a>` and
+    entities in them, so `<`, `>` and `&` are written as entities and shown literally."""
+    return html.escape("" if value is None else str(value), quote=False)
+
+
+_JSON_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+                "\u2029": "\\u2029"}
+_JSON_UNSAFE_RE = re.compile("[<>&\u2028\u2029]")
+
+
+def safe_json(value: object) -> str:
+    """JSON that can sit inside a `<script>` element: no `<`, `>` or `&` left raw, so a
+    `</script>` in a name cannot end the element (Plotly's own encoder is not relied on)."""
+    encoded = json.dumps(
+        value, cls=PlotlyJSONEncoder, ensure_ascii=False, separators=(",", ":"), sort_keys=False
+    )
+    return _JSON_UNSAFE_RE.sub(lambda m: _JSON_UNSAFE[m.group(0)], encoded)
+
+
+def fmt_number(value: object, decimals: int = 0) -> str:
+    """French number format: thin non-breaking space between thousands, decimal comma."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    number = float(value)  # type: ignore[arg-type]
+    body = f"{number:,.{decimals}f}".replace(",", "\u202f").replace(".", ",")
+    return body.replace("-", "−")
+
+
+def fmt_signed(value: object, decimals: int = 0) -> str:
+    if value is None:
+        return "—"
+    number = float(value)  # type: ignore[arg-type]
+    sign = "+" if number > 0 else ""
+    return sign + fmt_number(number, decimals)
+
+
+def fmt_date(value: dt.date | None) -> str:
+    return value.strftime("%d/%m/%Y") if value is not None else "—"
+
+
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    numeric: Iterable[int] = (),
+    class_: str | None = None,
+    caption: str | None = None,
+) -> Html:
+    """An HTML table; cells that are not `Html` are escaped, `numeric` columns right-aligned."""
+    right = set(numeric)
+    num = ' class="num"'
+    head = "".join(
+        f"<th{num if i in right else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
+    )
+    body: list[str] = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            content = cell if isinstance(cell, Html) else esc("—" if cell is None else cell)
+            cells.append(f"<td{num if i in right else ''}>{content}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    cap = f"<caption>{esc(caption)}</caption>" if caption else ""
+    cls = f' class="{esc(class_)}"' if class_ else ""
+    return Html(
+        f"<table{cls}>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def definition_list(items: Mapping[str, object]) -> Html:
+    parts = [f"<dt>{esc(k)}</dt><dd>{v if isinstance(v, Html) else esc(v)}</dd>" for k, v in
+             items.items()]
+    return Html(f'<dl class="facts">{"".join(parts)}</dl>')
+
+
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def player_filename(player_id: str) -> str:
+    """The file name of a player's page: the licence, any other character hex-encoded."""
+    safe = _UNSAFE_FILENAME.sub(lambda m: f"_{ord(m.group(0)):x}_", player_id)
+    if safe.startswith("."):
+        safe = "_2e_" + safe[1:]
+    return f"{safe}.html"
+
+
+def write_atomic(path: Path, content: str | bytes) -> None:
+    """Write a file through a temporary sibling and a rename (readers never see half)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    if isinstance(content, str):
+        tmp.write_text(content, encoding="utf-8", newline="\n")
+    else:
+        tmp.write_bytes(content)
+    os.replace(tmp, path)
+
+
+def player_link(player_id: str, name: str, prefix: str = "../joueurs/") -> Html:
+    """A link to a player's page (from a season report by default)."""
+    return link(prefix + player_filename(player_id), name)

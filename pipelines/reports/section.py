@@ -1,0 +1,68 @@
+"""What a report section is, and how a chart becomes markup.
+
+A section module of `pipelines.reports.sections` exposes `SECTION = Section(...)`: its
+`render(data, season)` returns fragments, each either `Html` (already escaped markup) or a
+`Chart` (a Plotly figure). The report gives every chart the id `chart-<section>-<chart>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+
+from pipelines.reports.data import ReportData
+from pipelines.reports.html import Html, esc, safe_json
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A figure to draw: a Plotly figure, or its `{"data": …, "layout": …}` dict (faster to
+    build when there are thousands, e.g. the player pages). Labels inside must already be
+    passed through `plotly_text`."""
+
+    key: str
+    figure: go.Figure | Mapping[str, Any]
+    caption: str
+    height: int = 420
+
+
+Fragment = Html | Chart
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the season report."""
+
+    key: str
+    title: str
+    order: int
+    render: Callable[[ReportData, str], Sequence[Fragment]]
+    description: str = field(default="")
+
+
+def chart_id(section_key: str, chart_key: str) -> str:
+    return f"chart-{section_key}-{chart_key}"
+
+
+PLOT_CONFIG = {"displaylogo": False, "responsive": True, "locale": "fr"}
+
+
+def chart_html(div_id: str, chart: Chart, number: int) -> Html:
+    """The chart's div, caption « Figure n » and the script drawing it (`classementPlot`
+    of the page's head)."""
+    if isinstance(chart.figure, go.Figure):
+        spec = chart.figure.to_plotly_json()
+    else:
+        spec = dict(chart.figure)
+    layout = dict(spec.get("layout", {}))
+    layout["height"] = chart.height
+    payload = {"data": spec.get("data", []), "layout": layout, "config": PLOT_CONFIG}
+    return Html(
+        f'<figure class="chart" id="{esc(div_id)}-figure">'
+        f'<div id="{esc(div_id)}" class="plot" style="height:{int(chart.height)}px"></div>'
+        f"<figcaption>Figure {number} : {esc(chart.caption)}</figcaption></figure>"
+        f'<script>classementPlot("{esc(div_id)}",{safe_json(payload)});</script>'
+    )

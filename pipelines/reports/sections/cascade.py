@@ -1,0 +1,231 @@
+"""The series cascade: quotas against admitted players, access bars, promotions and
+relegations, overall and per federation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from pipelines.reports.charts import PALETTE, axis, base_layout
+from pipelines.reports.data import ReportData, series_sort_key
+from pipelines.reports.html import Html, fmt_number, player_link, table, tag
+from pipelines.reports.section import Chart, Fragment, Section
+
+KEY = "cascade"
+MOVEMENTS = {
+    "promoted": ("Promus", PALETTE[2]),
+    "relegated": ("Relégués", PALETTE[3]),
+    "unchanged": ("Maintenus", "#9aa3b2"),
+    "new": ("Nouveaux", PALETTE[0]),
+}
+CRITERIA = {
+    "pct_n1": "%N1", "pct_n2": "%N2", "pct_n3": "%N3", "pct_n4": "%N4", "pc": "PC",
+    "super_serie_pct": "% super-série",
+}
+OTHERS = "*"
+
+
+def series_label(series: str | None) -> str:
+    if series is None:
+        return "—"
+    return "Super-série" if series == "SS" else f"Série {series}"
+
+
+def _bar_value(criterion: str | None, bar: float | None) -> str | None:
+    if bar is None:
+        return None
+    if criterion == "pc":
+        return fmt_number(bar, 1)
+    return f"{fmt_number(bar, 2)} %"
+
+
+def _bars_table(rows: pl.DataFrame, caption: str | None = None) -> Html:
+    ordered = sorted(
+        rows.iter_rows(named=True),
+        key=lambda r: (series_sort_key(r["series"]), r["subseries"] or ""),
+    )
+    return table(
+        ["Série", "Sous-série", "Critère", "Barre d'accès", "Admis", "Quota"],
+        [
+            (
+                series_label(r["series"]),
+                r["subseries"],
+                CRITERIA.get(r["criterion"], r["criterion"]),
+                _bar_value(r["criterion"], r["bar"]),
+                r["admitted"],
+                r["target"],
+            )
+            for r in ordered
+        ],
+        numeric=(3, 4, 5),
+        caption=caption,
+    )
+
+
+def _quota_chart(overall: pl.DataFrame) -> Chart:
+    rows = sorted(overall.iter_rows(named=True), key=lambda r: series_sort_key(r["series"]))
+    x = [series_label(r["series"]) for r in rows]
+    bar_text = [_bar_value(r["criterion"], r["bar"]) or "" for r in rows]
+    traces = [
+        {
+            "type": "bar", "name": "Quota (cible)", "x": x,
+            "y": [r["target"] for r in rows], "marker": {"color": "#b8c4d6"},
+            "hovertemplate": "%{x} : quota %{y}<extra></extra>",
+        },
+        {
+            "type": "bar", "name": "Admis", "x": x, "y": [r["admitted"] for r in rows],
+            "marker": {"color": PALETTE[0]}, "text": bar_text, "textposition": "outside",
+            "hovertemplate": "%{x} : %{y} admis, barre %{text}<extra></extra>",
+        },
+    ]
+    layout = base_layout(
+        barmode="group",
+        xaxis=axis("Série de la saison suivante"),
+        yaxis=axis("Joueurs"),
+        legend={"orientation": "h", "y": 1.08, "x": 0},
+        margin={"l": 60, "r": 20, "t": 40, "b": 50},
+    )
+    return Chart(
+        "quotas",
+        {"data": traces, "layout": layout},
+        "Quotas de la cascade internationale (cible) et joueurs admis par série ; "
+        "au-dessus de chaque colonne, la barre d'accès",
+        height=400,
+    )
+
+
+def _movements_chart(counts: pl.DataFrame) -> Chart:
+    series = sorted(counts["series"].unique().to_list(), key=series_sort_key)
+    traces = []
+    for code, (label, color) in MOVEMENTS.items():
+        by_series = dict(
+            counts.filter(pl.col("movement") == code).select("series", "n").iter_rows()
+        )
+        traces.append(
+            {
+                "type": "bar", "name": label, "x": [series_label(s) for s in series],
+                "y": [by_series.get(s, 0) for s in series], "marker": {"color": color},
+                "hovertemplate": f"%{{x}} : %{{y}} {label.lower()}<extra></extra>",
+            }
+        )
+    layout = base_layout(
+        barmode="stack",
+        xaxis=axis("Série de la saison suivante"),
+        yaxis=axis("Joueurs"),
+        legend={"orientation": "h", "y": 1.08, "x": 0, "traceorder": "normal"},
+        margin={"l": 60, "r": 20, "t": 40, "b": 50},
+    )
+    return Chart(
+        "movements",
+        {"data": traces, "layout": layout},
+        "Promotions, relégations, maintiens et nouveaux joueurs par série d'arrivée",
+        height=380,
+    )
+
+
+def _movement_counts(movements: pl.DataFrame) -> pl.DataFrame:
+    return movements.group_by("series", "movement").agg(pl.len().alias("n")).sort(
+        "series", "movement"
+    )
+
+
+def _counts_table(counts: pl.DataFrame) -> Html:
+    series = sorted(counts["series"].unique().to_list(), key=series_sort_key)
+    lookup = {(s, m): n for s, m, n in counts.select("series", "movement", "n").iter_rows()}
+    rows = [
+        (series_label(s), *(lookup.get((s, m), 0) for m in MOVEMENTS),
+         sum(lookup.get((s, m), 0) for m in MOVEMENTS))
+        for s in series
+    ]
+    total = ("Total", *(sum(r[i + 1] for r in rows) for i in range(len(MOVEMENTS) + 1)))
+    return table(
+        ["Série", *(label for label, _ in MOVEMENTS.values()), "Total"],
+        [*rows, total],
+        numeric=range(1, len(MOVEMENTS) + 2),
+    )
+
+
+def _changes_list(moves: pl.DataFrame, names: dict[str, str]) -> Html:
+    changed = moves.filter(pl.col("movement").is_in(["promoted", "relegated"]))
+    if changed.height == 0:
+        return Html('<p class="note">Aucune promotion ni relégation.</p>')
+    rows = sorted(
+        changed.iter_rows(named=True),
+        key=lambda r: (
+            r["movement"], series_sort_key(r["series"]), names.get(r["player_id"], ""),
+            r["player_id"],
+        ),
+    )
+    body = table(
+        ["Joueur", "Licence", "Mouvement", "Série de la saison", "Nouvelle série"],
+        [
+            (
+                player_link(r["player_id"], names.get(r["player_id"], r["player_id"])),
+                r["player_id"],
+                MOVEMENTS[r["movement"]][0],
+                series_label(r["previous_series"]),
+                series_label(r["series"]),
+            )
+            for r in rows
+        ],
+    )
+    return Html(
+        f"<details><summary>Liste des {fmt_number(changed.height)} promotions et "
+        f"relégations</summary>{body}</details>"
+    )
+
+
+def render(data: ReportData, season: str) -> Sequence[Fragment]:
+    bars = data.for_season("series_bars", season)
+    movements = data.for_season("series_movements", season)
+    if bars.height == 0 and movements.height == 0:
+        return [Html('<p class="note">Aucune classification des séries pour cette saison.</p>')]
+    names = data.names()
+    out: list[Fragment] = [
+        Html(
+            "<p>Classification de fin de saison, valable la saison suivante : chaque série "
+            "reçoit son quota de la population (cible) ; les joueurs sont admis dans l'ordre "
+            "de leur critère jusqu'au quota, les ex æquo à la barre admis ensemble.</p>"
+        )
+    ]
+    overall = bars.filter(pl.col("federation").is_null() & pl.col("subseries").is_null())
+    if overall.height:
+        out.append(_quota_chart(overall))
+        out.append(_bars_table(overall, "Cascade internationale"))
+    counts = _movement_counts(movements)
+    if movements.height:
+        out.append(_movements_chart(counts))
+        out.append(_counts_table(counts))
+
+    out.append(tag("h3", "Par fédération"))
+    federated = bars.filter(pl.col("federation").is_not_null())
+    feds = data.for_season("series_classification", season).select(
+        "player_id", data.quota_federation("federation").alias("federation")
+    )
+    moves = movements.join(feds, on="player_id", how="left").with_columns(
+        pl.col("federation").fill_null(OTHERS)
+    )
+    federations = sorted(
+        set(federated["federation"].to_list()) | set(moves["federation"].to_list()),
+        key=lambda f: (f == OTHERS, f),
+    )
+    for federation in federations:
+        out.append(tag("h4", "Autres fédérations" if federation == OTHERS else federation))
+        fed_bars = federated.filter(pl.col("federation") == federation)
+        if fed_bars.height:
+            out.append(_bars_table(fed_bars, f"Barres et quotas — {federation}"))
+        fed_moves = moves.filter(pl.col("federation") == federation)
+        if fed_moves.height:
+            out.append(_counts_table(_movement_counts(fed_moves)))
+            out.append(_changes_list(fed_moves, names))
+    return out
+
+
+SECTION = Section(
+    key=KEY,
+    title="Cascade des séries : quotas, barres, promotions et relégations",
+    order=30,
+    render=render,
+    description="Quotas contre admis, barres d'accès, mouvements, tableaux par fédération.",
+)
