@@ -3,6 +3,7 @@ warehouse, then swap it in. A failed build leaves the previous warehouse untouch
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import shutil
@@ -16,7 +17,7 @@ from typing import TextIO
 import dagster as dg
 import polars as pl
 
-from pipelines.resources import WarehouseResource
+from pipelines.resources import PROJECT_ROOT, WarehouseResource
 from pipelines.warehouse import Warehouse
 
 Printer = Callable[[str], None]
@@ -87,26 +88,49 @@ def _definitions() -> dg.Definitions:
     return defs
 
 
-def stale_seasons(warehouse: Warehouse) -> list[str]:
-    """Seasons whose inputs changed since their partition was last built, in order."""
+def code_fingerprint(root: Path = PROJECT_ROOT) -> str:
+    """A hash of the code and rule parameters a season is computed with: changing a rule,
+    a parameter or a report rebuilds every season."""
+    digest = hashlib.sha256()
+    for folder in ("transforms", "pipelines", "data/reference"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".csv", ".yaml", ".yml", ".js", ".css"}:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _build_key(input_fingerprint: str, code: str) -> str:
+    return hashlib.sha256(f"{input_fingerprint}:{code}".encode()).hexdigest()
+
+
+def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str]:
+    """Seasons to build, in order: their inputs, the code or the rule parameters changed
+    since they were last built, or (given the reports folder) their report is missing."""
     tables = set(warehouse.tables())
     if "season_fingerprints" not in tables:
         return []
-    if "season_builds" not in tables:
-        return warehouse.read("SELECT season FROM season_fingerprints ORDER BY season")[
-            "season"
-        ].to_list()
-    return warehouse.read(
-        "SELECT f.season FROM season_fingerprints f LEFT JOIN season_builds b "
-        "ON f.season = b.season WHERE b.fingerprint IS DISTINCT FROM f.fingerprint "
-        "ORDER BY f.season"
-    )["season"].to_list()
+    current = warehouse.read("SELECT season, fingerprint FROM season_fingerprints ORDER BY season")
+    built: dict[str, str] = {}
+    if "season_builds" in tables:
+        built = dict(warehouse.read("SELECT season, fingerprint FROM season_builds").iter_rows())
+    code = code_fingerprint()
+    stale = []
+    for season, fingerprint in current.iter_rows():
+        missing_report = reports is not None and not (reports / season / "index.html").exists()
+        if built.get(season) != _build_key(fingerprint, code) or missing_report:
+            stale.append(season)
+    return stale
 
 
 def record_season_build(warehouse: Warehouse, season: str) -> None:
-    """Remember the fingerprint a season was built from (see `stale_seasons`)."""
-    built = warehouse.read(
+    """Remember what a season was built from (see `stale_seasons`)."""
+    current = warehouse.read(
         "SELECT season, fingerprint FROM season_fingerprints WHERE season = ?", [season]
+    )
+    code = code_fingerprint()
+    built = current.with_columns(
+        pl.col("fingerprint").map_elements(lambda f: _build_key(f, code), return_dtype=pl.String)
     )
     warehouse.replace_partition("season_builds", built, "season", season)
 

@@ -197,3 +197,16 @@ def test_every_asset_that_touches_the_warehouse_is_in_its_pool() -> None:
     for step in users:
         for op in step.node_def.iterate_op_defs():
             assert op.pool == WAREHOUSE_POOL, op.name
+
+
+def test_the_season_record_waits_for_every_season_asset() -> None:
+    from pipelines.definitions import defs
+    from pipelines.partitions import SEASON_GROUPS
+
+    graph = defs.resolve_asset_graph()
+    record = dg.AssetKey("season_build")
+    upstream = graph.get(record).parent_keys
+    for key in graph.get_all_asset_keys():
+        node = graph.get(key)
+        if node.group_name in SEASON_GROUPS and key != record:
+            assert key in upstream, key

@@ -63,7 +63,7 @@ def stale_season_sensor(
 
     if not warehouse.warehouse.exists():
         return dg.SkipReason("no warehouse yet")
-    stale = stale_seasons(warehouse.warehouse)
+    stale = stale_seasons(warehouse.warehouse, warehouse.reports)
     if not stale:
         return dg.SkipReason("every season is up to date")
     runs = context.instance.get_run_records(
