@@ -3,9 +3,10 @@
 The rating program's statistics (`TT2006.ST1`, "WESPArat 3.02 (logit250)") print each
 player's old rating and expected wins (Exp, one decimal; blank for provisional players).
 Summing `expected_score` with the logistic curve of scale 250 over each player's games,
-with every player at their old rating (provisional ones at their bracketed rating), gives
-Exp to within 0.1 for everyone (largest gap 0.102, Peter Sinton: 10.80 vs 10.9, so the
-tolerance is 0.1 plus the half-unit of the printed ratings' rounding, 0.105).
+with every player at their old rating (provisional ones at their bracketed rating), and
+printing it as the program does (one decimal) gives Exp to 0.1 for everyone: 9 of the 17
+exactly, 8 one tenth apart (Peter Sinton: 10.80 → 10.8 against 10.9; the program rates
+with unrounded ratings, we with the printed integers).
 """
 
 from __future__ import annotations
@@ -55,10 +56,52 @@ def test_expected_wins_match_the_rating_program() -> None:
     for (a, b), e in zip(games.select("player_id", "opponent_id").rows(), expected, strict=True):
         sums[a] += float(e)
         sums[b] += 1.0 - float(e)
-    checked = 0
+    checked = exact = 0
     for pid, (_, exp) in players.items():
         if exp is None:  # provisional: the program prints no Exp
             continue
-        assert abs(sums[pid] - exp) <= 0.105, (pid, sums[pid], exp)
+        printed = round(sums[pid], 1)
+        assert abs(printed - exp) <= 0.1 + 1e-9, (pid, sums[pid], exp)
+        exact += printed == exp
+        checked += 1
+    assert checked == 17
+    assert exact == 9
+
+
+def test_the_elo_engine_with_the_wespa_preset_reproduces_exp() -> None:
+    """The same check through the engine: the event ingested as the pipeline does, the
+    ST1's old ratings as a rating list, the `wespa` preset of data/reference/elo.yaml."""
+    import datetime as dt
+
+    from pipelines.ingest.batch import ingest_files
+    from pipelines.reference.classique import load_elo_params
+    from pipelines.resources import REFERENCE_DIR
+    from transforms.elo import elo_history
+
+    players = st1_players(TT2006.with_suffix(".ST1"))
+    tables = ingest_files({"TT2006.tou": TT2006.with_suffix(".tou").read_bytes()}).tables
+    ratings = pl.DataFrame(
+        {
+            "player_id": list(players),
+            "as_of": [dt.date(2006, 9, 30)] * len(players),  # "prior data … (20060930)"
+            "cote": [None] * len(players),
+            "elo": [rating for rating, _ in players.values()],
+            "elo_games": [100] * len(players),
+            "series": [None] * len(players),
+        },
+        schema_overrides={"cote": pl.Int64, "elo_games": pl.Int64, "series": pl.String},
+    )
+    params = load_elo_params(REFERENCE_DIR, preset="wespa")
+    history = elo_history(
+        tables["tournaments"], tables["games"], ratings, tables["results"], params
+    )
+    expected = dict(history.select("player_id", "expected").iter_rows())
+    before = dict(history.select("player_id", "rating_before").iter_rows())
+    checked = 0
+    for pid, (rating, exp) in players.items():
+        assert before[pid] == rating
+        if exp is None:
+            continue
+        assert abs(round(expected[pid], 1) - exp) <= 0.1 + 1e-9, (pid, expected[pid], exp)
         checked += 1
     assert checked == 17
