@@ -210,3 +210,22 @@ def test_the_season_record_waits_for_every_season_asset() -> None:
         node = graph.get(key)
         if node.group_name in SEASON_GROUPS and key != record:
             assert key in upstream, key
+
+
+def test_season_sensor_requests_stale_seasons_in_order(resource: WarehouseResource) -> None:
+    from pipelines.build import record_season_build
+    from pipelines.defs.jobs import stale_season_sensor
+
+    instance = dg.DagsterInstance.ephemeral()
+    with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
+        assert isinstance(stale_season_sensor(ctx), dg.SkipReason)  # no warehouse yet
+    assert dg.materialize([ingest], resources={"warehouse": resource}, instance=instance).success
+    with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
+        request = stale_season_sensor(ctx)
+    assert isinstance(request, dg.RunRequest)
+    assert request.partition_key == "2023-2024"
+    record_season_build(resource.warehouse, "2023-2024")
+    Path(resource.reports_dir, "2023-2024").mkdir(parents=True)
+    Path(resource.reports_dir, "2023-2024", "index.html").write_text("", encoding="utf-8")
+    with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
+        assert isinstance(stale_season_sensor(ctx), dg.SkipReason)
