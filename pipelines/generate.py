@@ -8,7 +8,10 @@ number of seasons and writes, in the format of `pipelines.ingest.schema`:
 - `<out>/<season>/<tournament_id>.csv`: one results file per tournament, and
   `<tournament_id>_games.csv` with one row per game for classique and DCDL tournaments;
   one or two tournaments per season are a workbook `<tournament_id>.xlsx` instead, with a
-  `results` sheet and, for a classique one, a `games` sheet.
+  `results` sheet and, for a classique one, a `games` sheet;
+- `<out>/<season>/classement_<season end>.csv`: the French federation's (FFSc) national
+  ranking at the end of the season, for the French players who played duplicate in it
+  (`write_ffsc_ranking` describes its columns).
 
 Most files are UTF-8 comma-separated with canonical headers; a few have a UTF-8 BOM; about
 one in five is a semicolon-separated Windows-1252 file with CRLF line ends and French
@@ -324,6 +327,7 @@ class GenerateSummary:
     result_rows: int = 0
     game_rows: int = 0
     rating_rows: int = 0
+    ranking_rows: int = 0  # rows of the FFSc rankings, one file a season
     players: int = 0
     bytes: int = 0
 
@@ -1039,8 +1043,32 @@ def _ordered(columns: dict[str, object], order: np.ndarray) -> dict[str, object]
 
 @dataclass
 class _SeasonState:
-    perf_sum: np.ndarray
-    perf_weight: np.ndarray
+    perf_sum: np.ndarray  # sum of coefficient x score / top over the duplicate events
+    perf_weight: np.ndarray  # sum of the coefficients
+    best: np.ndarray = field(init=False)  # best score / top of an event (0 = none)
+    worst: np.ndarray = field(init=False)  # worst score / top of an event (1 = none)
+
+    def __post_init__(self) -> None:
+        self.best = np.zeros(self.perf_sum.size)
+        self.worst = np.ones(self.perf_sum.size)
+
+
+@dataclass(frozen=True)
+class SeasonRanking:
+    """What the simulator knows at the end of a season about the players who played
+    duplicate in it (parallel arrays, index = position in `players`): the material of the
+    FFSc ranking export. Nothing here is drawn at random."""
+
+    season: str
+    as_of: dt.date  # the season's last day
+    players: np.ndarray  # population indices
+    held: np.ndarray  # series held during the season
+    potential: np.ndarray  # series the simulator assigns for next season (`_classify`)
+    perf: np.ndarray  # weighted mean score / top of the season (the classification value)
+    points: np.ndarray  # sum of coefficient x score / top
+    best: np.ndarray  # best score / top of an event
+    worst: np.ndarray  # worst score / top of an event
+    percentile: np.ndarray  # share (0-1) of the season's players with a lower perf
 
 
 class Simulator:
@@ -1062,6 +1090,7 @@ class Simulator:
         self.calendar = _build_calendar(self.rng, self.world, self.pop)
         self.initial = len(self.pop)
         self.rating_list = self._rating_list()
+        self.rankings: list[SeasonRanking] = []  # one per simulated season, in order
 
     def _rating_list(self) -> tuple[dt.date, dict[str, object]]:
         """The rating list on the day before the first season: series of every player;
@@ -1295,6 +1324,8 @@ class Simulator:
         coefficient = float(t.coefficient or 1.0)
         state.perf_sum[sel] += coefficient * score / top_total
         state.perf_weight[sel] += coefficient
+        state.best[sel] = np.maximum(state.best[sel], score / top_total)
+        state.worst[sel] = np.minimum(state.worst[sel], score / top_total)
         columns = _tournament_columns(t, tid, start, end, world, n_games)
         columns["top_total"] = top_total
         columns.update(_player_columns(pop, world, sel))
@@ -1312,8 +1343,24 @@ class Simulator:
         n = len(pop)
         played = np.flatnonzero(state.perf_weight > 0)
         perf = state.perf_sum[played] / state.perf_weight[played]
+        held = pop.series[played].copy()
         pop.series[played] = _classify(perf)
         year = self.config.first_season + s
+        sorted_perf = np.sort(perf)
+        self.rankings.append(
+            SeasonRanking(
+                season=f"{year}-{year + 1}",
+                as_of=dt.date(year + 1, 9, 1) - dt.timedelta(days=1),
+                players=played,
+                held=held,
+                potential=pop.series[played].copy(),
+                perf=perf,
+                points=state.perf_sum[played],
+                best=state.best[played],
+                worst=state.worst[played],
+                percentile=np.searchsorted(sorted_perf, perf, side="left") / max(1, perf.size),
+            )
+        )
         age = year - pop.birth_year
         young = (age < 20) | ((pop.joined >= 0) & (s - pop.joined < 3))
         drift = rng.normal(0.0, 0.12, n) + 0.12 * young - 0.04 * (age > 75)
@@ -1475,6 +1522,101 @@ def _write_tournament(folder: Path, tour: Tournament, rng: np.random.Generator) 
     return sizes
 
 
+# The FFSc ranking export (pipelines/ingest/formats/ffsc.py reads it back).
+FFSC_HEADER = (
+    "place",
+    "joueur",
+    "licence",
+    "categorie",
+    "serie",
+    "club",
+    "point",
+    "ps1",
+    "ps2",
+    "ps3",
+    "pp4",
+    "serie_potentielle",
+)
+# Age categories of the simulated ranking, by the age reached in the calendar year the
+# season ends (a simplification of the FFSc's own categories): under 18 Jeunes, 18–59
+# Seniors, 60–69 Vermeil, 70 and over Diamant.
+AGE_CATEGORIES = ((18, "Jeunes"), (60, "Seniors"), (70, "Vermeil"))
+OLDEST_CATEGORY = "Diamant"
+
+
+def age_category(age: int) -> str:
+    """The age category of the simulated FFSc ranking (`AGE_CATEGORIES`)."""
+    return next((label for limit, label in AGE_CATEGORIES if age < limit), OLDEST_CATEGORY)
+
+
+def _decimal(value: float) -> str:
+    """Two decimals with a decimal comma, as the FFSc export writes them."""
+    return f"{value:.2f}".replace(".", ",")
+
+
+def write_ffsc_ranking(
+    folder: Path, ranking: SeasonRanking, pop: Population, world: World
+) -> tuple[int, int]:
+    """Write `classement_<as_of>.csv`, the FFSc national ranking at the end of a season, for
+    the French (FRA) players who played duplicate in it; returns (bytes, rows).
+
+    `;`-separated, Windows-1252, CRLF, decimal commas, one row per player in place order
+    (then licence). Columns:
+
+    - `place`: rank by the season performance `ps1` (two decimals); tied players share the
+      best place, written with the `ex` suffix (`12ex`);
+    - `joueur`: « NOM Prénom », the last name in upper case; `licence`; `club`;
+    - `categorie`: the age category (`age_category`) from the birth year;
+    - `serie`: the series held during the season; `serie_potentielle`: the series the
+      simulator assigns for the next season (its own quota classification of every player
+      of the season, all federations together, by `ps1`): the "official" classification
+      the project's own is compared with;
+    - `point`: the sum over the season's duplicate events of coefficient × score / top, in
+      percent (a season points figure growing with the events played);
+    - `ps1`: the weighted mean percentage of the top (score / top × 100, events weighted by
+      their coefficient), the simulator's classification value; `ps2`: the best event
+      percentage; `ps3`: the worst event percentage; `pp4`: the percentile of `ps1` among
+      every player of the season (share of players with a lower value, × 100).
+
+    Everything comes from the simulation as it ran: nothing is drawn at random.
+    """
+    french = pop.fed[ranking.players] == 0  # FEDERATIONS[0] is FRA
+    rows = np.flatnonzero(french)
+    path = folder / f"classement_{ranking.as_of.isoformat()}.csv"
+    key = np.round(ranking.perf[rows] * 10000).astype(np.int64)
+    place = competition_rank(key)
+    players = ranking.players[rows]
+    order = np.lexsort((pop.licence[players], place))
+    tied = np.bincount(place)[place] > 1
+    first = np.array(ALL_FIRST, dtype=object)
+    last = np.array(ALL_LAST, dtype=object)
+    lines: list[list[str]] = []
+    for k in order:
+        i = int(players[k])
+        r = int(rows[k])
+        lines.append(
+            [
+                f"{place[k]}ex" if tied[k] else str(place[k]),
+                f"{last[pop.last[i]].upper()} {first[pop.first[i]]}",
+                str(pop.licence[i]),
+                age_category(ranking.as_of.year - int(pop.birth_year[i])),
+                str(ranking.held[r]),
+                world.club_name[int(pop.club[i])],
+                _decimal(100 * ranking.points[r]),
+                _decimal(100 * ranking.perf[r]),
+                _decimal(100 * ranking.best[r]),
+                _decimal(100 * ranking.worst[r]),
+                _decimal(100 * ranking.percentile[r]),
+                str(ranking.potential[r]),
+            ]
+        )
+    with path.open("w", encoding="cp1252", newline="") as fh:
+        writer = csv.writer(fh, delimiter=";", lineterminator="\r\n")
+        writer.writerow(FFSC_HEADER)
+        writer.writerows(lines)
+    return path.stat().st_size, len(lines)
+
+
 def generate(out: Path, config: GenerateConfig | None = None) -> GenerateSummary:
     """Simulate and write the exports under `out` (created if needed)."""
     config = config or GenerateConfig()
@@ -1506,5 +1648,9 @@ def generate(out: Path, config: GenerateConfig | None = None) -> GenerateSummary
             summary.tournaments[tour.discipline] += 1
             summary.result_rows += tour.n_rows
             summary.game_rows += tour.n_games
+        size, rows = write_ffsc_ranking(folder, sim.rankings[-1], sim.pop, sim.world)
+        summary.files += 1
+        summary.bytes += size
+        summary.ranking_rows += rows
     summary.players = len(sim.pop)
     return summary

@@ -14,12 +14,15 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.generate import (
+    FFSC_HEADER,
     FRENCH_HEADERS,
     GenerateConfig,
     _round_robin_pairs,
+    age_category,
     competition_rank,
     generate,
 )
+from pipelines.ingest.formats import detect_format, ffsc
 from pipelines.ingest.schema import GAMES, KINDS, RATING_LIST, RESULTS, canonical_column
 
 CONFIG = GenerateConfig(seed=7, seasons=2, players=300, first_season=2021)
@@ -73,7 +76,11 @@ class Sample:
         self.games: dict[str, list[Row]] = {}
         self.result_files: dict[str, list[Path]] = defaultdict(list)
         self.flavours: dict[Path, tuple[str, str]] = {}
+        self.rankings: dict[str, Path] = {}
         for path in sorted(root.glob("*/*")):
+            if path.name.startswith("classement_"):
+                self.rankings[path.parent.name] = path
+                continue
             if path.suffix == ".xlsx":
                 sheets = read_xlsx(path)
                 self._add_results(path, sheets["results"])
@@ -145,6 +152,10 @@ def test_layout_and_counts(sample: Sample) -> None:
         "2022-2023",
         "rating_list_2021-08-31.csv",
     ]
+    assert sorted(p.name for p in sample.root.glob("*/classement_*")) == [
+        "classement_2022-08-31.csv",
+        "classement_2023-08-31.csv",
+    ]
     for tid, paths in sample.result_files.items():
         assert len(paths) == 1, (tid, paths)  # each tournament in exactly one results file
         assert paths[0].stem == tid
@@ -161,6 +172,8 @@ def test_layout_and_counts(sample: Sample) -> None:
 
 def test_headers_are_known_columns(sample: Sample) -> None:
     for path in sorted(sample.root.rglob("*.csv")):
+        if path.name.startswith("classement_"):
+            continue  # the FFSc ranking: test_ffsc_ranking
         _, _, header, rows = read_csv(path)
         names = [canonical_column(h) for h in header]
         kinds = [k for k in KINDS if set(k.required) <= set(names) <= set(k.columns)]
@@ -457,3 +470,78 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "rating_list_2021-08-31.csv",
     ]
     assert main([*argv[:-4], "--players", "50", "--force"]) == 2
+
+
+def _season_players(sample: Sample, season: str) -> dict[str, Row]:
+    """Each player's row in the season's duplicate results (one row per player)."""
+    players: dict[str, Row] = {}
+    for rows in sample.of("duplicate").values():
+        if f"{rows[0]['tournament_id'][1:5]}-{int(rows[0]['tournament_id'][1:5]) + 1}" != season:
+            continue
+        for r in rows:
+            players.setdefault(r["player_id"], r)
+    return players
+
+
+def test_ffsc_ranking(sample: Sample) -> None:
+    assert sorted(sample.rankings) == ["2021-2022", "2022-2023"]
+    seasons = sorted(sample.rankings)
+    for k, season in enumerate(seasons):
+        path = sample.rankings[season]
+        end = int(season[5:])
+        assert path.name == f"classement_{end}-08-31.csv"
+        raw = path.read_bytes()
+        with pytest.raises(UnicodeDecodeError):
+            raw.decode("utf-8")  # accented names in Windows-1252
+        assert raw.count(b"\r\n") == raw.count(b"\n")
+        text = raw.decode("cp1252")
+        lines = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+        assert tuple(lines[0]) == FFSC_HEADER
+        assert detect_format(raw, path.name) == "ffsc"
+        published = ffsc.parse(raw, path.name)["published_series"]
+        assert published.height == len(lines) - 1
+        # the French players who played duplicate that season, each once
+        played = _season_players(sample, season)
+        french = {p for p, r in played.items() if r["federation"] == "FRA"}
+        assert set(published["player_id"]) == french
+        assert published["player_id"].n_unique() == published.height
+        for row in published.iter_rows(named=True):
+            result = played[row["player_id"]]
+            assert row["last_name"] == result["last_name"].upper()
+            assert row["first_name"] == result["first_name"]
+            assert row["club"] == result["club"]
+            assert row["series"] == result["series"]  # the series held that season
+            assert row["category"] == age_category(end - int(result["birth_year"]))
+            values = [float(row[c]) for c in ("ps1", "ps2", "ps3", "pp4")]
+            assert all(0 <= v <= 100 for v in values)
+            assert float(row["ps3"]) <= float(row["ps1"]) <= float(row["ps2"])
+            assert float(row["points"]) >= float(row["ps1"]) * 0.5 - 0.01  # one event at least
+            assert row["potential_series"] in {"1", "2", "3", "4", "5", "6"}
+        # places follow ps1, ties share the best place and say so
+        places = [int(p) for p in published["place"]]
+        assert places == sorted(places) and places[0] == 1
+        ps1 = [float(v) for v in published["ps1"]]
+        _check_ranks(places, [(v,) for v in ps1])
+        cells = [line[0] for line in lines[1:]]
+        assert all(c.endswith("ex") == (places.count(int(c.rstrip("ex"))) > 1) for c in cells)
+        assert all("," in line[7] and "." not in line[7] for line in lines[1:])
+        # the potential series is the series held next season by those who play it
+        if k + 1 < len(seasons):
+            following = _season_players(sample, seasons[k + 1])
+            potential = dict(published.select("player_id", "potential_series").iter_rows())
+            common = [p for p in potential if p in following]
+            assert common
+            assert all(following[p]["series"] == potential[p] for p in common)
+
+
+def test_age_categories() -> None:
+    assert [age_category(a) for a in (9, 17, 18, 59, 60, 69, 70, 95)] == [
+        "Jeunes",
+        "Jeunes",
+        "Seniors",
+        "Seniors",
+        "Vermeil",
+        "Vermeil",
+        "Diamant",
+        "Diamant",
+    ]

@@ -55,9 +55,7 @@ def write_evil_raw(folder: Path) -> Path:
         ("102", "Durand", "Luc", 3),
         ("103", "Lefèvre", "Anne", 4),
     ]
-    (season / "C1.csv").write_text(
-        results_csv("C1", players, name=EVIL_EVENT), encoding="utf-8"
-    )
+    (season / "C1.csv").write_text(results_csv("C1", players, name=EVIL_EVENT), encoding="utf-8")
     (season / "C1_games.csv").write_text(
         games_csv(
             "C1",
@@ -195,11 +193,7 @@ def test_names_from_exports_are_text_never_markup(evil_site: Path) -> None:
 def test_chart_labels_escaped_for_plotly(evil_site: Path) -> None:
     """Plotly reads `<b>`, `<a>`… in labels: names reach it as entities, shown literally."""
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
-    specs = [
-        json.loads(m.group(1))
-        for _, body in scan.scripts
-        if (m := _CHART_CALL.match(body))
-    ]
+    specs = [json.loads(m.group(1)) for _, body in scan.scripts if (m := _CHART_CALL.match(body))]
     names = [t.get("name", "") for spec in specs for t in spec["data"]]
     escaped = EVIL.replace("<", "&lt;").replace(">", "&gt;")
     assert any(escaped in name for name in names), names
@@ -233,7 +227,13 @@ def test_plotly_js_embedded_exactly_once(evil_site: Path) -> None:
 
 def test_every_section_present(evil_site: Path) -> None:
     sections = discover()
-    assert [s.key for s in sections] == ["overview", "trajectories", "distributions", "cascade"]
+    assert [s.key for s in sections] == [
+        "overview",
+        "trajectories",
+        "distributions",
+        "cascade",
+        "comparison",
+    ]
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
     found = {
         attrs["id"]: attrs["data-title"]
@@ -255,13 +255,15 @@ def test_every_section_present(evil_site: Path) -> None:
 def test_same_warehouse_same_bytes(evil_site: Path, tmp_path: Path) -> None:
     """A second build of the same exports writes byte-identical pages."""
     again = tmp_path / "again"
-    run_build(write_evil_raw(tmp_path / "raw"), again / "w.duckdb", again / "reports",
-              emit=lambda _: None)
+    run_build(
+        write_evil_raw(tmp_path / "raw"), again / "w.duckdb", again / "reports", emit=lambda _: None
+    )
     first = evil_site / "reports"
     pages = sorted(p.relative_to(first) for p in first.rglob("*.html"))
     assert len(pages) >= 7
-    assert pages == sorted(p.relative_to(again / "reports") for p in
-                           (again / "reports").rglob("*.html"))
+    assert pages == sorted(
+        p.relative_to(again / "reports") for p in (again / "reports").rglob("*.html")
+    )
     for page in pages:
         assert (first / page).read_bytes() == (again / "reports" / page).read_bytes(), page
     data = ReportData.open(evil_site / "w.duckdb")
@@ -285,8 +287,11 @@ def test_season_report_asset_writes_its_partition(evil_site: Path, tmp_path: Pat
         },
     )
     assert result.success
-    written = sorted(p.relative_to(tmp_path / "reports") for p in
-                     (tmp_path / "reports").rglob("*") if p.is_file())
+    written = sorted(
+        p.relative_to(tmp_path / "reports")
+        for p in (tmp_path / "reports").rglob("*")
+        if p.is_file()
+    )
     assert written == [Path(SEASON) / "index.html"]
     assert (tmp_path / "reports" / SEASON / "index.html").read_bytes() == (
         evil_site / "reports" / SEASON / "index.html"

@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(
         f"  rows: {summary.result_rows} results, {summary.game_rows} games, "
-        f"{summary.rating_rows} rating list; {summary.players} players licensed"
+        f"{summary.rating_rows} rating list, {summary.ranking_rows} in the FFSc rankings; "
+        f"{summary.players} players licensed"
     )
     return 0

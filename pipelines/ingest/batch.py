@@ -310,19 +310,36 @@ def _log(
     return pl.DataFrame(rows, schema=LOG_SCHEMA)
 
 
-def season_fingerprints(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def season_fingerprints(
+    tables: Mapping[str, pl.DataFrame], season_start: tuple[int, int] = (9, 1)
+) -> pl.DataFrame:
     """A hash per season of everything a season's computation reads: its tournaments,
-    results and games, chained with the previous season's hash and the rating lists, so a
-    change in an earlier season (or in a list) changes every later fingerprint."""
+    results and games, the rating lists and published rankings dated in it, chained with
+    the previous season's hash (lists dated before the first season start the chain), so a
+    change in an earlier season (or in a list) changes every later fingerprint and a list
+    dated in a later season changes none of the earlier ones."""
     tournaments = tables["tournaments"]
-    chain = hashlib.sha256(tables["rating_lists"].write_csv().encode()).hexdigest()
+    seasons = sorted(tournaments["season"].unique().to_list())
+    dated = {
+        name: tables[name].with_columns(
+            season_expr(pl.col("as_of").cast(pl.Date), *season_start).alias("_season")
+        )
+        for name in ("rating_lists", "published_series")
+        if name in tables
+    }
+    first = seasons[0] if seasons else ""
+    chain = hashlib.sha256(
+        "".join(f.filter(pl.col("_season") < first).write_csv() for f in dated.values()).encode()
+    ).hexdigest()
     rows = []
-    for season in sorted(tournaments["season"].unique().to_list()):
+    for season in seasons:
         ids = tournaments.filter(pl.col("season") == season)["tournament_id"]
         digest = hashlib.sha256(chain.encode())
         for name in ("tournaments", "results", "games"):
             part = tables[name].filter(pl.col("tournament_id").is_in(ids.implode()))
             digest.update(part.write_csv().encode())
+        for frame in dated.values():
+            digest.update(frame.filter(pl.col("_season") == season).write_csv().encode())
         chain = digest.hexdigest()
         rows.append({"season": season, "fingerprint": chain})
     return pl.DataFrame(rows, schema={"season": pl.String, "fingerprint": pl.String})

@@ -14,8 +14,16 @@ GRID = "#e3e7ee"
 AXIS_LINE = "#9aa3b2"
 BAR_LINE = "#b03a2e"
 PALETTE = (
-    "#1f5fa8", "#e0792b", "#2e9a4b", "#c23b3b", "#7e57b8", "#8c564b", "#d45fb0", "#6b6b6b",
-    "#b5b520", "#1fa5b5",
+    "#1f5fa8",
+    "#e0792b",
+    "#2e9a4b",
+    "#c23b3b",
+    "#7e57b8",
+    "#8c564b",
+    "#d45fb0",
+    "#6b6b6b",
+    "#b5b520",
+    "#1fa5b5",
 )
 
 
@@ -53,12 +61,25 @@ def axis(title: str = "", **extra: Any) -> dict[str, Any]:
 def hline(y: float, label: str, *, yref: str = "y", xref: str = "x domain") -> tuple[dict, dict]:
     """A horizontal bar line across the plot and its label (a shape and an annotation)."""
     shape = {
-        "type": "line", "xref": xref, "x0": 0, "x1": 1, "yref": yref, "y0": y, "y1": y,
+        "type": "line",
+        "xref": xref,
+        "x0": 0,
+        "x1": 1,
+        "yref": yref,
+        "y0": y,
+        "y1": y,
         "line": {"color": BAR_LINE, "width": 1.5, "dash": "dash"},
     }
     note = {
-        "xref": xref, "x": 1, "xanchor": "right", "yref": yref, "y": y, "yanchor": "bottom",
-        "text": plotly_text(label), "showarrow": False, "font": {"color": BAR_LINE, "size": 11},
+        "xref": xref,
+        "x": 1,
+        "xanchor": "right",
+        "yref": yref,
+        "y": y,
+        "yanchor": "bottom",
+        "text": plotly_text(label),
+        "showarrow": False,
+        "font": {"color": BAR_LINE, "size": 11},
     }
     return shape, note
 
@@ -66,12 +87,25 @@ def hline(y: float, label: str, *, yref: str = "y", xref: str = "x domain") -> t
 def vline(x: float, label: str, *, xref: str = "x", yref: str = "y domain") -> tuple[dict, dict]:
     """A vertical bar line and its label."""
     shape = {
-        "type": "line", "xref": xref, "x0": x, "x1": x, "yref": yref, "y0": 0, "y1": 1,
+        "type": "line",
+        "xref": xref,
+        "x0": x,
+        "x1": x,
+        "yref": yref,
+        "y0": 0,
+        "y1": 1,
         "line": {"color": BAR_LINE, "width": 1.5, "dash": "dash"},
     }
     note = {
-        "xref": xref, "x": x, "xanchor": "left", "yref": yref, "y": 1, "yanchor": "top",
-        "text": plotly_text(label), "showarrow": False, "font": {"color": BAR_LINE, "size": 11},
+        "xref": xref,
+        "x": x,
+        "xanchor": "left",
+        "yref": yref,
+        "y": 1,
+        "yanchor": "top",
+        "text": plotly_text(label),
+        "showarrow": False,
+        "font": {"color": BAR_LINE, "size": 11},
         "bgcolor": "rgba(255,255,255,0.7)",
     }
     return shape, note

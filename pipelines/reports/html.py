@@ -60,8 +60,13 @@ def plotly_text(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=False)
 
 
-_JSON_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
-                "\u2029": "\\u2029"}
+_JSON_UNSAFE = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
 _JSON_UNSAFE_RE = re.compile("[<>&\u2028\u2029]")
 
 
@@ -106,9 +111,7 @@ def table(
     """An HTML table; cells that are not `Html` are escaped, `numeric` columns right-aligned."""
     right = set(numeric)
     num = ' class="num"'
-    head = "".join(
-        f"<th{num if i in right else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
-    )
+    head = "".join(f"<th{num if i in right else ''}>{esc(h)}</th>" for i, h in enumerate(headers))
     body: list[str] = []
     for row in rows:
         cells = []
@@ -124,8 +127,10 @@ def table(
 
 
 def definition_list(items: Mapping[str, object]) -> Html:
-    parts = [f"<dt>{esc(k)}</dt><dd>{v if isinstance(v, Html) else esc(v)}</dd>" for k, v in
-             items.items()]
+    parts = [
+        f"<dt>{esc(k)}</dt><dd>{v if isinstance(v, Html) else esc(v)}</dd>"
+        for k, v in items.items()
+    ]
     return Html(f'<dl class="facts">{"".join(parts)}</dl>')
 
 

@@ -51,9 +51,7 @@ def render_season_report(
             f'data-title="{esc(section.title)}">'
             f"<h2>{esc(section.title)}</h2>{''.join(body)}</section>"
         )
-    toc = "".join(
-        f"<li>{link('#' + s.key, s.title)}</li>" for s in sections
-    )
+    toc = "".join(f"<li>{link('#' + s.key, s.title)}</li>" for s in sections)
     header = Html(
         '<nav class="breadcrumb no-print">'
         f"{link('../index.html', '← Toutes les saisons')} · "
@@ -70,9 +68,7 @@ def render_season_report(
         "données du classement. Les noms sont ceux transmis par les organisateurs.</p>"
         "</footer>"
     )
-    return page(
-        f"Rapport de la saison {season}", Html(header + "".join(parts) + footer)
-    )
+    return page(f"Rapport de la saison {season}", Html(header + "".join(parts) + footer))
 
 
 def write_season_report(data: ReportData, season: str, reports: Path) -> Path:

@@ -37,7 +37,10 @@ from pipelines.reports.sections.overview import DISCIPLINES
 
 PLOTLY_ASSET = Path("assets") / "plotly.min.js"
 MOVEMENT_LABELS = {
-    "promoted": "Promu", "relegated": "Relégué", "unchanged": "Maintenu", "new": "Nouveau"
+    "promoted": "Promu",
+    "relegated": "Relégué",
+    "unchanged": "Maintenu",
+    "new": "Nouveau",
 }
 PLAYERS_DIR = "joueurs"
 
@@ -109,13 +112,18 @@ def render_index(data: ReportData) -> str:
         figure = {
             "data": [
                 {
-                    "type": "bar", "name": "Tournois", "x": seasons,
+                    "type": "bar",
+                    "name": "Tournois",
+                    "x": seasons,
                     "y": [per_season[s][0] for s in seasons],
                     "hovertemplate": "%{x} : %{y} tournois<extra></extra>",
                 },
                 {
-                    "type": "bar", "name": "Joueurs", "x": seasons,
-                    "y": [per_season[s][1] for s in seasons], "yaxis": "y2",
+                    "type": "bar",
+                    "name": "Joueurs",
+                    "x": seasons,
+                    "y": [per_season[s][1] for s in seasons],
+                    "yaxis": "y2",
                     "hovertemplate": "%{x} : %{y} joueurs<extra></extra>",
                 },
             ],
@@ -237,11 +245,14 @@ def _trajectory_chart(pid: str, d: _PlayerData) -> Chart | None:
         top = 1 - i * (height + gap)
         traces.append(_line(label, points, xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
         layout[f"xaxis{suffix}"] = axis(
-            "Date" if i == len(panels) - 1 else "", type="date", anchor=f"y{suffix}",
+            "Date" if i == len(panels) - 1 else "",
+            type="date",
+            anchor=f"y{suffix}",
             **({"matches": "x"} if i else span),
         )
-        layout[f"yaxis{suffix}"] = axis(label, domain=[max(top - height, 0), top],
-                                        anchor=f"x{suffix}")
+        layout[f"yaxis{suffix}"] = axis(
+            label, domain=[max(top - height, 0), top], anchor=f"x{suffix}"
+        )
     return Chart(
         "trajectory",
         {"data": traces, "layout": layout},
@@ -278,8 +289,17 @@ def _cote_table(history: pl.DataFrame) -> Html:
         for r in history.iter_rows(named=True)
     ]
     return table(
-        ["Date", "Tournoi", "Cote avant", "Place initiale", "Rang", "PE", "B",
-         "PJ brut → PJ", "Cote après"],
+        [
+            "Date",
+            "Tournoi",
+            "Cote avant",
+            "Place initiale",
+            "Rang",
+            "PE",
+            "B",
+            "PJ brut → PJ",
+            "Cote après",
+        ],
         rows,
         numeric=(2, 3, 4, 5, 6, 7, 8),
         caption="Cote après = cote avant + PE + B + PJ ; PJ brut borné à [PJmin, PJmax].",
@@ -336,8 +356,14 @@ def _series_table(pid: str, d: _PlayerData) -> Html | None:
             )
         )
     return table(
-        ["Saison", "Série tenue", "Série pour la saison suivante", "Sous-série", "Mouvement",
-         "Critère"],
+        [
+            "Saison",
+            "Série tenue",
+            "Série pour la saison suivante",
+            "Sous-série",
+            "Mouvement",
+            "Critère",
+        ],
         rows,
         numeric=(5,),
     )
@@ -457,4 +483,3 @@ def write_player_pages(data: ReportData, reports: Path) -> int:
 
 def player_page_path(reports: Path, player_id: str) -> Path:
     return reports / PLAYERS_DIR / player_filename(player_id)
-

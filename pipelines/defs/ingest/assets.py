@@ -19,6 +19,7 @@ TABLE_DESCRIPTIONS = {
     "results": "One row per player per tournament: rank, series held that day, scores.",
     "games": "One row per game of classique and DCDL tournaments (empty opponent = bye).",
     "rating_lists": "The federations' official rating lists used as starting points.",
+    "published_series": "The FFSc national rankings as published (series, potential series).",
     "season_fingerprints": "A hash per season of the inputs its computations read.",
 }
 
@@ -68,7 +69,9 @@ def ingest(
         context.log.warning(f"rejected: {message} (copied to {quarantined[path]})")
 
     tables = {"ingest_log": result.log, **result.tables}
-    tables["season_fingerprints"] = season_fingerprints(result.tables)
+    tables["season_fingerprints"] = season_fingerprints(
+        result.tables, load_season_start(warehouse.reference)
+    )
     warehouse.warehouse.replace_tables(tables)
 
     seasons = tables["season_fingerprints"]["season"].to_list()

@@ -33,6 +33,7 @@ REPORT_INPUTS = [
     "series_bars",
     "series_classification",
     "series_movements",
+    "series_comparison",
 ]
 
 
@@ -91,8 +92,14 @@ def report_plotly_js(warehouse: WarehouseResource) -> dg.MaterializeResult:
 
 
 @dg.asset(
-    deps=["report_plotly_js", "season_report", "season_report_pdf", "tournaments", "results",
-          "players"],
+    deps=[
+        "report_plotly_js",
+        "season_report",
+        "season_report_pdf",
+        "tournaments",
+        "results",
+        "players",
+    ],
     pool=WAREHOUSE_POOL,
     group_name=SITE_GROUP,
     kinds={"duckdb", "html"},

@@ -15,6 +15,7 @@ SEASON_ASSETS = [
     "series_bars",
     "series_movements",
     "series_provisional",
+    "series_comparison",
     "season_report",
     "season_report_pdf",
 ]

@@ -20,7 +20,11 @@ MOVEMENTS = {
     "new": ("Nouveaux", PALETTE[0]),
 }
 CRITERIA = {
-    "pct_n1": "%N1", "pct_n2": "%N2", "pct_n3": "%N3", "pct_n4": "%N4", "pc": "PC",
+    "pct_n1": "%N1",
+    "pct_n2": "%N2",
+    "pct_n3": "%N3",
+    "pct_n4": "%N4",
+    "pc": "PC",
     "super_serie_pct": "% super-série",
 }
 OTHERS = "*"
@@ -69,13 +73,21 @@ def _quota_chart(overall: pl.DataFrame) -> Chart:
     bar_text = [_bar_value(r["criterion"], r["bar"]) or "" for r in rows]
     traces = [
         {
-            "type": "bar", "name": "Quota (cible)", "x": x,
-            "y": [r["target"] for r in rows], "marker": {"color": "#b8c4d6"},
+            "type": "bar",
+            "name": "Quota (cible)",
+            "x": x,
+            "y": [r["target"] for r in rows],
+            "marker": {"color": "#b8c4d6"},
             "hovertemplate": "%{x} : quota %{y}<extra></extra>",
         },
         {
-            "type": "bar", "name": "Admis", "x": x, "y": [r["admitted"] for r in rows],
-            "marker": {"color": PALETTE[0]}, "text": bar_text, "textposition": "outside",
+            "type": "bar",
+            "name": "Admis",
+            "x": x,
+            "y": [r["admitted"] for r in rows],
+            "marker": {"color": PALETTE[0]},
+            "text": bar_text,
+            "textposition": "outside",
             "hovertemplate": "%{x} : %{y} admis, barre %{text}<extra></extra>",
         },
     ]
@@ -104,8 +116,11 @@ def _movements_chart(counts: pl.DataFrame) -> Chart:
         )
         traces.append(
             {
-                "type": "bar", "name": label, "x": [series_label(s) for s in series],
-                "y": [by_series.get(s, 0) for s in series], "marker": {"color": color},
+                "type": "bar",
+                "name": label,
+                "x": [series_label(s) for s in series],
+                "y": [by_series.get(s, 0) for s in series],
+                "marker": {"color": color},
                 "hovertemplate": f"%{{x}} : %{{y}} {label.lower()}<extra></extra>",
             }
         )
@@ -125,8 +140,8 @@ def _movements_chart(counts: pl.DataFrame) -> Chart:
 
 
 def _movement_counts(movements: pl.DataFrame) -> pl.DataFrame:
-    return movements.group_by("series", "movement").agg(pl.len().alias("n")).sort(
-        "series", "movement"
+    return (
+        movements.group_by("series", "movement").agg(pl.len().alias("n")).sort("series", "movement")
     )
 
 
@@ -134,8 +149,11 @@ def _counts_table(counts: pl.DataFrame) -> Html:
     series = sorted(counts["series"].unique().to_list(), key=series_sort_key)
     lookup = {(s, m): n for s, m, n in counts.select("series", "movement", "n").iter_rows()}
     rows = [
-        (series_label(s), *(lookup.get((s, m), 0) for m in MOVEMENTS),
-         sum(lookup.get((s, m), 0) for m in MOVEMENTS))
+        (
+            series_label(s),
+            *(lookup.get((s, m), 0) for m in MOVEMENTS),
+            sum(lookup.get((s, m), 0) for m in MOVEMENTS),
+        )
         for s in series
     ]
     total = ("Total", *(sum(r[i + 1] for r in rows) for i in range(len(MOVEMENTS) + 1)))
@@ -153,7 +171,9 @@ def _changes_list(moves: pl.DataFrame, names: dict[str, str]) -> Html:
     rows = sorted(
         changed.iter_rows(named=True),
         key=lambda r: (
-            r["movement"], series_sort_key(r["series"]), names.get(r["player_id"], ""),
+            r["movement"],
+            series_sort_key(r["series"]),
+            names.get(r["player_id"], ""),
             r["player_id"],
         ),
     )

@@ -129,9 +129,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         )
     ]
     cote = _cote_chart(data, season)
-    out.append(
-        cote if cote else Html('<p class="note">Aucun classement de cote cette saison.</p>')
-    )
+    out.append(cote if cote else Html('<p class="note">Aucun classement de cote cette saison.</p>'))
     standings = data.for_season("series_standings", season).sort("player_id")
     if standings.height == 0:
         out.append(Html('<p class="note">Aucun résultat duplicate cette saison.</p>'))

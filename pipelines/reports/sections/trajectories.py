@@ -38,14 +38,16 @@ def _top(ranking: pl.DataFrame, history: pl.DataFrame, after: str) -> list[str]:
     if ranking.height:
         return ranking.sort("rank", "player_id").head(TOP)["player_id"].to_list()
     last = history.group_by("player_id", maintain_order=True).agg(pl.col(after).last())
-    return last.sort(after, "player_id", descending=[True, False]).head(TOP)[
-        "player_id"
-    ].to_list()
+    return last.sort(after, "player_id", descending=[True, False]).head(TOP)["player_id"].to_list()
 
 
 def _idle(
-    ranking: pl.DataFrame, top: list[str], points: dict[str, Any], names: dict[str, str],
-    bounds: tuple[dt.date, dt.date], decimals: int,
+    ranking: pl.DataFrame,
+    top: list[str],
+    points: dict[str, Any],
+    names: dict[str, str],
+    bounds: tuple[dt.date, dt.date],
+    decimals: int,
 ) -> dict[str, Any]:
     """Flat lines for the ranked players who played no rated tournament this season."""
     values = dict(ranking.select("player_id", "value").iter_rows())
@@ -66,8 +68,14 @@ def _idle(
 
 
 def _chart(
-    key: str, title: str, top: list[str], points: dict[str, Any], names: dict[str, str],
-    shapes: list[dict], notes: list[dict], caption: str,
+    key: str,
+    title: str,
+    top: list[str],
+    points: dict[str, Any],
+    names: dict[str, str],
+    shapes: list[dict],
+    notes: list[dict],
+    caption: str,
 ) -> Chart:
     traces = [line_trace(plotly_text(names.get(p, p)), points[p]) for p in top if p in points]
     layout = base_layout(
@@ -195,18 +203,14 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         bars = data.for_season("classique_series_bars", season).sort("bar", descending=True)
         shapes, notes = [], []
         for row in bars.iter_rows(named=True):
-            shape, note = hline(
-                row["bar"], f"barre {row['series']} : {fmt_number(row['bar'])}"
-            )
+            shape, note = hline(row["bar"], f"barre {row['series']} : {fmt_number(row['bar'])}")
             shapes.append(shape)
             notes.append(note)
         set_on = bars["set_on"].max() if bars.height else None
         caption = "Cote des meilleurs joueurs au fil de la saison" + (
             f", barres des séries classiques fixées le {fmt_date(set_on)}" if set_on else ""
         )
-        out.append(
-            _chart("cote", "Cote", top_cote, top_cote_points, names, shapes, notes, caption)
-        )
+        out.append(_chart("cote", "Cote", top_cote, top_cote_points, names, shapes, notes, caption))
     if elo:
         out.append(
             _chart(

@@ -1,0 +1,90 @@
+"""Our series classification against the FFSc's published one, partitioned by season.
+
+A published ranking (`published_series`, one list per `as_of`) closes the season holding
+its `as_of`; the season's rows compare each of its lists with that season's
+`series_classification` (`transforms.series_comparison`). A season without a published
+ranking writes no row (and removes the rows an earlier build wrote for it).
+"""
+
+# No `from __future__ import annotations`: Dagster inspects the `context` annotation.
+import dagster as dg
+import polars as pl
+
+from pipelines.partitions import season_partitions
+from pipelines.reference.series import load_season_start, load_series_params, load_series_quotas
+from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from transforms.seasons import season_bounds
+from transforms.series_comparison import COLUMNS, agreement_summary, compare_series
+
+GROUP = "series"
+TABLE = "series_comparison"
+CLASSIFICATION_COLUMNS = {
+    "season": pl.String,
+    "player_id": pl.String,
+    "series": pl.String,
+    "subseries": pl.String,
+    "super_serie": pl.Boolean,
+    "federation": pl.String,
+}
+
+
+@dg.asset(
+    deps=["published_series", "series_classification", "players"],
+    partitions_def=season_partitions,
+    pool=WAREHOUSE_POOL,
+    group_name=GROUP,
+    kinds={"duckdb", "polars"},
+)
+def series_comparison(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """Per published FFSc ranking of the season and player: the published series and
+    potential series, our computed series, whether they agree and the difference in series
+    steps (French players of either side; the other side null when absent)."""
+    season = context.partition_key
+    wh = warehouse.warehouse
+    month, day = load_season_start(warehouse.reference)
+    start, end = season_bounds(season, month, day)
+    tables = set(wh.tables())
+    published = (
+        wh.read("SELECT * FROM published_series WHERE as_of BETWEEN ? AND ?", [start, end])
+        if "published_series" in tables
+        else pl.DataFrame()
+    )
+    if published.height == 0:
+        # nothing to compare: the season's earlier rows (if any) are removed
+        context.log.info(f"{season}: no published FFSc ranking in the season")
+        wh.replace_partition(TABLE, pl.DataFrame(schema=COLUMNS), "season", season)
+        return dg.MaterializeResult(metadata={"rows": 0, "lists": 0, "agreements": 0})
+    classification = (
+        wh.read("SELECT * FROM series_classification WHERE season = ?", [season])
+        if "series_classification" in tables
+        else pl.DataFrame(schema=CLASSIFICATION_COLUMNS)
+    )
+    names = (
+        wh.read("SELECT player_id, last_name, first_name FROM players")
+        if "players" in tables
+        else None
+    )
+    params = load_series_params(warehouse.reference)
+    quotas = load_series_quotas(warehouse.reference)
+    frame = compare_series(
+        published,
+        classification,
+        params.federation_aliases,
+        quotas.federations(),
+        names=names,
+        start_month=month,
+        start_day=day,
+    )
+    wh.replace_partition(TABLE, frame, "season", season)
+    overall = agreement_summary(frame).filter(pl.col("scope") == "overall").row(0, named=True)
+    return dg.MaterializeResult(
+        metadata={
+            "rows": frame.height,
+            "lists": frame["as_of"].n_unique(),
+            "agreements": overall["agreements"],
+            "agreement_rate": float(overall["rate"] or 0.0),
+            "disagreements": frame.height - overall["agreements"],
+        }
+    )

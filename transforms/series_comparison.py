@@ -1,0 +1,248 @@
+"""Our end-of-season series classification against the one the FFSc publishes.
+
+The French federation's national ranking (`published_series`, one list per `as_of`) gives
+each player's series held (`series`, « serie ») and the series it assigns for the next
+season (`potential_series`, « serie_potentielle »). A list closes the season containing its
+`as_of` (`transforms.seasons.season_expr`); it is compared with our `series_classification`
+of that season, which is also the series for the next season.
+
+Series labels are normalised before any comparison (`series_level`, `series_sub`): upper
+case, accents, spaces, dots, hyphens and underscores dropped, a leading `SERIE` dropped
+(`Série 5 A` → `5A`); `SS`, `SUPERSERIE` → `SS`. What is left must be `SS`, a digit 1–7, or
+a digit and one letter (the sub-series: `5A`); anything else has no level and agrees with
+nothing. Our label is `SS` for a super-série player, else the series; the sub-series
+letter is appended only when we have one *and* the published label carries one, so `5` is
+compared with `5` and `5A` with `5A`. `agrees`: the levels are equal and, when both sides
+state a sub-series, the sub-series too. `difference`: computed minus published in series
+steps (SS = 0, series n = n; sub-series ignored): positive when we classify the player in a
+lower (weaker) series than the federation, negative when higher.
+
+Players of a published list that we do not classify, and French players (federation key
+`FRA`, `transforms.series.federation_key_expr`) we classify but the list omits, are kept,
+with nulls on the missing side and `agrees = false`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import polars as pl
+
+from transforms.seasons import season_expr
+from transforms.series import DEFAULT_FEDERATION, federation_key_expr
+
+FRENCH_FEDERATION = "FRA"
+SUPER_SERIE = "SS"
+# Series in order, best first: the step of a series is its position (SS 0, 1 … 7).
+SERIES_LEVELS = (SUPER_SERIE, "1", "2", "3", "4", "5", "6", "7")
+
+COLUMNS: dict[str, pl.DataType] = {
+    "season": pl.String(),
+    "as_of": pl.Date(),
+    "player_id": pl.String(),
+    "last_name": pl.String(),
+    "first_name": pl.String(),
+    "place": pl.Int64(),
+    "published_series": pl.String(),
+    "published_potential_series": pl.String(),
+    "computed_series": pl.String(),
+    "agrees": pl.Boolean(),
+    "difference": pl.Int64(),
+}
+SUMMARY_COLUMNS: dict[str, pl.DataType] = {
+    "scope": pl.String(),
+    "series": pl.String(),
+    "players": pl.Int64(),
+    "agreements": pl.Int64(),
+    "rate": pl.Float64(),
+}
+_ACCENTS = {"É": "E", "È": "E", "Ê": "E", "Ë": "E"}
+_LABEL = r"^(SS|[1-7])([A-Z])?$"
+
+
+def _clean(expr: pl.Expr) -> pl.Expr:
+    text = expr.cast(pl.String).str.strip_chars().str.to_uppercase()
+    for accented, plain in _ACCENTS.items():
+        text = text.str.replace_all(accented, plain, literal=True)
+    text = text.str.replace_all(r"[\s._\-]", "").str.replace(r"^SERIE", "")
+    return pl.when(text.is_in(["SUPERSERIE", "SUPER"])).then(pl.lit(SUPER_SERIE)).otherwise(text)
+
+
+def series_level(expr: pl.Expr) -> pl.Expr:
+    """The normalised series level of a label (`SS`, `1` … `7`), null when unreadable."""
+    return _clean(expr).str.extract(_LABEL, 1)
+
+
+def series_sub(expr: pl.Expr) -> pl.Expr:
+    """The sub-series letter of a label (`5A` → `A`), null when it has none."""
+    clean = _clean(expr)
+    return pl.when(clean.str.extract(_LABEL, 1) != SUPER_SERIE).then(clean.str.extract(_LABEL, 2))
+
+
+def series_step(level: pl.Expr) -> pl.Expr:
+    """Steps of a normalised level: SS 0, series n = n."""
+    return level.replace_strict(
+        {s: i for i, s in enumerate(SERIES_LEVELS)}, default=None, return_dtype=pl.Int64
+    )
+
+
+def series_label(expr: pl.Expr) -> pl.Expr:
+    """The normalised label (`5A`, `SS`, `6`), else the stripped text as given."""
+    level, sub = series_level(expr), series_sub(expr)
+    return (
+        pl.when(level.is_not_null())
+        .then(pl.concat_str([level, sub.fill_null("")]))
+        .otherwise(expr.cast(pl.String).str.strip_chars())
+    )
+
+
+def _as_date(frame: pl.DataFrame) -> pl.Expr:
+    if frame.schema["as_of"] == pl.String:
+        return pl.col("as_of").str.to_date("%Y-%m-%d")
+    return pl.col("as_of").cast(pl.Date)
+
+
+def compare_series(
+    published: pl.DataFrame,
+    classification: pl.DataFrame,
+    federation_aliases: Mapping[str, str],
+    known_federations: set[str],
+    *,
+    names: pl.DataFrame | None = None,
+    start_month: int = 9,
+    start_day: int = 1,
+) -> pl.DataFrame:
+    """Per published list and player, the published and computed series (`COLUMNS`).
+
+    `published`: `published_series` rows (`as_of, player_id, last_name, first_name, place,
+    series, potential_series`). `classification`: `series_classification` rows (`season,
+    player_id, series, subseries, super_serie, federation`) of the seasons the lists close
+    (others are ignored). `federation_aliases`, `known_federations`: the series parameters'
+    aliases and the quota federations, to find the French players. `names` (`player_id,
+    last_name, first_name`) fills the names of players the list omits. Sorted by `as_of`,
+    published place (unlisted players last), licence.
+    """
+    if published.height == 0:
+        return pl.DataFrame(schema=COLUMNS)
+    pub = (
+        published.select(
+            _as_date(published).alias("as_of"),
+            pl.col("player_id").cast(pl.String),
+            pl.col("last_name").cast(pl.String),
+            pl.col("first_name").cast(pl.String),
+            pl.col("place").cast(pl.Int64, strict=False),
+            pl.col("series").cast(pl.String).alias("_pub_held"),
+            pl.col("potential_series").cast(pl.String).alias("_pub"),
+        )
+        .with_columns(season_expr(pl.col("as_of"), start_month, start_day).alias("season"))
+        .unique(["as_of", "player_id"], keep="first", maintain_order=True)
+    )
+    ours = classification.select(
+        pl.col("season").cast(pl.String),
+        pl.col("player_id").cast(pl.String),
+        pl.when(pl.col("super_serie").fill_null(False))
+        .then(pl.lit(SUPER_SERIE))
+        .otherwise(series_level(pl.col("series")))
+        .alias("_ours_level"),
+        series_sub(pl.col("subseries")).alias("_ours_sub"),
+        federation_key_expr("federation", federation_aliases, known_federations)
+        .fill_null(DEFAULT_FEDERATION)
+        .alias("_fed"),
+    ).unique(["season", "player_id"], keep="first", maintain_order=True)
+    lists = pub.select("season", "as_of").unique()
+    listed = pub.join(ours.drop("_fed"), on=["season", "player_id"], how="left")
+    unlisted = (
+        lists.join(ours.filter(pl.col("_fed") == FRENCH_FEDERATION), on="season")
+        .join(pub.select("as_of", "player_id"), on=["as_of", "player_id"], how="anti")
+        .drop("_fed")
+    )
+    if names is not None:
+        unlisted = unlisted.join(
+            names.select(
+                pl.col("player_id").cast(pl.String),
+                pl.col("last_name").cast(pl.String),
+                pl.col("first_name").cast(pl.String),
+            ).unique("player_id", keep="first"),
+            on="player_id",
+            how="left",
+        )
+    rows = pl.concat([listed, unlisted], how="diagonal")
+    pub_level, pub_sub = series_level(pl.col("_pub")), series_sub(pl.col("_pub"))
+    ours_level, ours_sub = pl.col("_ours_level"), pl.col("_ours_sub")
+    both_subs = pub_sub.is_not_null() & ours_sub.is_not_null()
+    agrees = (
+        pub_level.is_not_null()
+        & ours_level.is_not_null()
+        & (pub_level == ours_level)
+        & (~both_subs | (pub_sub == ours_sub))
+    ).fill_null(False)
+    return (
+        rows.with_columns(
+            series_label(pl.col("_pub_held")).alias("published_series"),
+            series_label(pl.col("_pub")).alias("published_potential_series"),
+            pl.when(both_subs)
+            .then(pl.concat_str([ours_level, ours_sub]))
+            .otherwise(ours_level)
+            .alias("computed_series"),
+            agrees.alias("agrees"),
+            (series_step(ours_level) - series_step(pub_level)).alias("difference"),
+        )
+        .select([pl.col(c).cast(t) for c, t in COLUMNS.items()])
+        .sort(["as_of", "place", "player_id"], nulls_last=True)
+    )
+
+
+def _level_order(column: str) -> pl.Expr:
+    return series_step(pl.col(column)).fill_null(len(SERIES_LEVELS))
+
+
+def agreement_summary(comparison: pl.DataFrame) -> pl.DataFrame:
+    """Agreements per published potential series (its level: `5A` and `5B` count as `5`)
+    and overall (`SUMMARY_COLUMNS`).
+
+    Rows of scope `series`, in series order: `series` = the published level, null for the
+    players the list omits (or whose label is unreadable); then one row of scope `overall`
+    (`series` null) over every row. `rate` = agreements / players.
+    """
+    frame = comparison.select(
+        series_level(pl.col("published_potential_series")).alias("series"), "agrees"
+    )
+    per_series = (
+        frame.group_by("series")
+        .agg(pl.len().cast(pl.Int64).alias("players"), pl.col("agrees").sum().alias("agreements"))
+        .with_columns(pl.lit("series").alias("scope"))
+        .sort(_level_order("series"))
+    )
+    overall = frame.select(
+        pl.lit("overall").alias("scope"),
+        pl.lit(None, dtype=pl.String).alias("series"),
+        pl.len().cast(pl.Int64).alias("players"),
+        pl.col("agrees").sum().alias("agreements"),
+    )
+    return (
+        pl.concat([per_series, overall], how="diagonal")
+        .with_columns(
+            pl.col("agreements").fill_null(0).cast(pl.Int64),
+            pl.col("players").cast(pl.Int64),
+        )
+        .with_columns(
+            pl.when(pl.col("players") > 0)
+            .then(pl.col("agreements") / pl.col("players"))
+            .alias("rate")
+        )
+        .select([pl.col(c).cast(t) for c, t in SUMMARY_COLUMNS.items()])
+    )
+
+
+def confusion_matrix(comparison: pl.DataFrame) -> pl.DataFrame:
+    """`published, computed, players`: players per published potential level × computed
+    level (null = absent from that side), in series order."""
+    return (
+        comparison.select(
+            series_level(pl.col("published_potential_series")).alias("published"),
+            series_level(pl.col("computed_series")).alias("computed"),
+        )
+        .group_by("published", "computed")
+        .agg(pl.len().cast(pl.Int64).alias("players"))
+        .sort(_level_order("published"), _level_order("computed"))
+    )
