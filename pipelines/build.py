@@ -206,8 +206,8 @@ def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:
     w("\nRésumé / summary\n")
     w(f"  warehouse: {summary.warehouse}\n")
     w(f"  files ingested: {summary.ingested}, rejected: {len(summary.rejected)}\n")
-    for path, message in summary.rejected:
-        w(f"    ✗ {path}: {message}\n")
+    for _, message in summary.rejected:
+        w(f"    ✗ {message}\n")
     if summary.seasons_built:
         w(f"  seasons built: {', '.join(summary.seasons_built)}\n")
     w("  tables:\n")
