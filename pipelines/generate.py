@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pipelines.ingest.formats import ffsc
+
 # --------------------------------------------------------------------------------------
 # Reference lists
 
@@ -1522,21 +1524,8 @@ def _write_tournament(folder: Path, tour: Tournament, rng: np.random.Generator) 
     return sizes
 
 
-# The FFSc ranking export (pipelines/ingest/formats/ffsc.py reads it back).
-FFSC_HEADER = (
-    "place",
-    "joueur",
-    "licence",
-    "categorie",
-    "serie",
-    "club",
-    "point",
-    "ps1",
-    "ps2",
-    "ps3",
-    "pp4",
-    "serie_potentielle",
-)
+# The FFSc ranking export: the header pipelines/ingest/formats/ffsc.py reads back.
+FFSC_HEADER = ffsc.HEADER
 # Age categories of the simulated ranking, by the age reached in the calendar year the
 # season ends (a simplification of the FFSc's own categories): under 18 Jeunes, 18–59
 # Seniors, 60–69 Vermeil, 70 and over Diamant.
