@@ -229,3 +229,16 @@ def test_season_sensor_requests_stale_seasons_in_order(resource: WarehouseResour
     Path(resource.reports_dir, "2023-2024", "index.html").write_text("", encoding="utf-8")
     with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
         assert isinstance(stale_season_sensor(ctx), dg.SkipReason)
+
+
+def test_dg_check_defs_loads_the_code_location() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    dg_cli = Path(sys.executable).with_name("dg")
+    done = subprocess.run(
+        [str(dg_cli), "check", "defs"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "All definitions loaded successfully" in done.stdout + done.stderr
