@@ -51,6 +51,15 @@ PLAYERS = [
 ]
 
 
+# The games of tournament C1 between the four PLAYERS: (round, player, opponent, scores).
+C1_GAMES: list[tuple[int, str, str, int | str, int | str]] = [
+    (1, "100", "101", 420, 380),
+    (1, "102", "103", 400, 399),
+    (2, "100", "102", 450, 300),
+    (2, "101", "103", 390, 410),
+]
+
+
 @pytest.fixture
 def raw(tmp_path: Path) -> Path:
     """A valid raw folder: one classique tournament with games, one duplicate, one list."""
@@ -58,15 +67,7 @@ def raw(tmp_path: Path) -> Path:
     (folder / "2023-2024").mkdir(parents=True)
     (folder / "2023-2024" / "C1.csv").write_text(results_csv("C1", PLAYERS), encoding="utf-8")
     (folder / "2023-2024" / "C1_games.csv").write_text(
-        games_csv(
-            "C1",
-            [
-                (1, "100", "101", 420, 380),
-                (1, "102", "103", 400, 399),
-                (2, "100", "102", 450, 300),
-                (2, "101", "103", 390, 410),
-            ],
-        ),
+        games_csv("C1", C1_GAMES),
         encoding="utf-8",
     )
     duplicate = (

@@ -23,7 +23,14 @@ from pipelines.generate import (
     generate,
 )
 from pipelines.ingest.formats import detect_format, ffsc
-from pipelines.ingest.schema import GAMES, KINDS, RATING_LIST, RESULTS, canonical_column
+from pipelines.ingest.schema import (
+    GAMES,
+    KINDS,
+    RATING_LIST,
+    RESULTS,
+    TOURNAMENT_COLUMNS,
+    canonical_column,
+)
 
 CONFIG = GenerateConfig(seed=7, seasons=2, players=300, first_season=2021)
 
@@ -219,23 +226,8 @@ def test_accented_names_survive_every_encoding(sample: Sample) -> None:
 
 
 def test_tournament_columns_repeat_identically(sample: Sample) -> None:
-    tournament_columns = (
-        "tournament_name",
-        "discipline",
-        "start_date",
-        "end_date",
-        "city",
-        "country",
-        "category",
-        "games",
-        "coefficient",
-        "top_total",
-        "bonus_m",
-        "pj_min",
-        "pj_max",
-    )
     for tid, rows in sample.results.items():
-        for column in tournament_columns:
+        for column in TOURNAMENT_COLUMNS[1:]:
             assert len({r.get(column) for r in rows}) == 1, (tid, column)
         start = dt.date.fromisoformat(rows[0]["start_date"])
         end = dt.date.fromisoformat(rows[0]["end_date"])

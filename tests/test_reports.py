@@ -23,7 +23,7 @@ from pipelines.reports.season import render_season_report
 from pipelines.reports.sections import discover
 from pipelines.resources import PROJECT_ROOT, WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import games_csv, results_csv
+from tests.conftest import C1_GAMES, games_csv, results_csv
 
 SEASON = "2023-2024"
 EVIL = "<script>alert(1)</script>"
@@ -57,15 +57,7 @@ def write_evil_raw(folder: Path) -> Path:
     ]
     (season / "C1.csv").write_text(results_csv("C1", players, name=EVIL_EVENT), encoding="utf-8")
     (season / "C1_games.csv").write_text(
-        games_csv(
-            "C1",
-            [
-                (1, "100", "101", 420, 380),
-                (1, "102", "103", 400, 399),
-                (2, "100", "102", 450, 300),
-                (2, "101", "103", 390, 410),
-            ],
-        ),
+        games_csv("C1", C1_GAMES),
         encoding="utf-8",
     )
     (season / "C2.csv").write_text(
