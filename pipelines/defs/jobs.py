@@ -1,5 +1,7 @@
 """Jobs, the nightly schedule and the sensors that start runs."""
 
+import hashlib
+
 import dagster as dg
 
 from pipelines.ingest.raw import fingerprint, folder_digest
@@ -50,11 +52,26 @@ def raw_exports_sensor(
     )
 
 
+build_site = dg.define_asset_job(
+    "build_site",
+    selection=dg.AssetSelection.groups(*SITE_GROUPS),
+    description="Gather every season: the reports' index page and the player pages.",
+)
+
+
+_IN_PROGRESS = [
+    dg.DagsterRunStatus.QUEUED,
+    dg.DagsterRunStatus.STARTING,
+    dg.DagsterRunStatus.STARTED,
+]
+
+
 @dg.sensor(
-    job=build_season,
+    jobs=[build_season, build_site],
     minimum_interval_seconds=60,
-    description="Builds, one at a time and in order, each season whose inputs changed "
-    "since it was last built (season fingerprints written by the ingest).",
+    description="Builds, one at a time and in order, each season whose inputs, code or "
+    "parameters changed since it was last built (season fingerprints written by the "
+    "ingest); once every season is up to date, rebuilds the index and player pages.",
 )
 def stale_season_sensor(
     context: dg.SensorEvaluationContext, warehouse: WarehouseResource
@@ -63,30 +80,26 @@ def stale_season_sensor(
 
     if not warehouse.warehouse.exists():
         return dg.SkipReason("no warehouse yet")
+    for job in ("build_ratings", "build_season", "build_site"):
+        running = context.instance.get_run_records(
+            dg.RunsFilter(job_name=job, statuses=_IN_PROGRESS), limit=1
+        )
+        if running:
+            return dg.SkipReason(f"a {job} run is in progress")
     stale = stale_seasons(warehouse.warehouse, warehouse.reports)
-    if not stale:
-        return dg.SkipReason("every season is up to date")
-    runs = context.instance.get_run_records(
-        dg.RunsFilter(
+    if stale:
+        fingerprints = warehouse.warehouse.read(
+            "SELECT fingerprint FROM season_fingerprints WHERE season = ?", [stale[0]]
+        )
+        return dg.RunRequest(
             job_name="build_season",
-            statuses=[
-                dg.DagsterRunStatus.QUEUED,
-                dg.DagsterRunStatus.STARTING,
-                dg.DagsterRunStatus.STARTED,
-            ],
-        ),
-        limit=1,
-    )
-    if runs:
-        return dg.SkipReason("a season run is in progress")
-    fingerprints = warehouse.warehouse.read(
-        "SELECT fingerprint FROM season_fingerprints WHERE season = ?", [stale[0]]
-    )
-    return dg.RunRequest(run_key=f"{stale[0]}:{fingerprints.item()}", partition_key=stale[0])
-
-
-build_site = dg.define_asset_job(
-    "build_site",
-    selection=dg.AssetSelection.groups(*SITE_GROUPS),
-    description="Gather every season: the reports' index page and the player pages.",
-)
+            run_key=f"{stale[0]}:{fingerprints.item()}",
+            partition_key=stale[0],
+        )
+    if "season_builds" not in warehouse.warehouse.tables():
+        return dg.SkipReason("no season built yet")
+    builds = warehouse.warehouse.read("SELECT * FROM season_builds ORDER BY season")
+    key = hashlib.sha256(builds.write_csv().encode()).hexdigest()
+    if not (warehouse.reports / "index.html").exists():
+        key += ":missing"
+    return dg.RunRequest(job_name="build_site", run_key=f"site:{key}")
