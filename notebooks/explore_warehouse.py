@@ -16,8 +16,9 @@ def _():
     import polars as pl
 
     from pipelines.reports.data import ReportData
+    from pipelines.warehouse import Warehouse
 
-    return Path, ReportData, duckdb, mo, os, pl
+    return Path, ReportData, Warehouse, duckdb, mo, os, pl
 
 
 @app.cell
@@ -30,20 +31,10 @@ def _(Path, duckdb, mo, os):
 
 
 @app.cell
-def _(con, mo, pl):
-    names = [
-        r[0]
-        for r in con.execute(
-            "SELECT table_name FROM information_schema.tables "
-            "WHERE table_schema = 'main' ORDER BY table_name"
-        ).fetchall()
-    ]
-    row_counts = pl.DataFrame(
-        {
-            "table": names,
-            "rows": [con.execute(f'SELECT count(*) FROM "{n}"').fetchall()[0][0] for n in names],
-        }
-    )
+def _(Warehouse, mo, pl, warehouse_path):
+    # The project's own count (it opens the file read-only too).
+    counts = Warehouse(warehouse_path).row_counts()
+    row_counts = pl.DataFrame({"table": list(counts), "rows": list(counts.values())})
     mo.vstack([mo.md("## Tables et nombre de lignes"), row_counts])
     return (row_counts,)
 

@@ -128,10 +128,8 @@ def record_season_build(warehouse: Warehouse, season: str) -> None:
     current = warehouse.read(
         "SELECT season, fingerprint FROM season_fingerprints WHERE season = ?", [season]
     )
-    code = code_fingerprint()
-    built = current.with_columns(
-        pl.col("fingerprint").map_elements(lambda f: _build_key(f, code), return_dtype=pl.String)
-    )
+    key = _build_key(current["fingerprint"].item(), code_fingerprint())
+    built = current.with_columns(pl.lit(key).alias("fingerprint"))
     warehouse.replace_partition("season_builds", built, "season", season)
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from pipelines.ingest.formats import ffsc
+from pipelines.ingest.schema import GAMES
 
 # --------------------------------------------------------------------------------------
 # Reference lists
@@ -1422,14 +1423,7 @@ _CANONICAL_ORDER = (
     "as_of", "cote", "elo", "elo_games",
 )
 # fmt: on
-_GAMES_ORDER = (
-    "tournament_id",
-    "round",
-    "player_id",
-    "opponent_id",
-    "player_score",
-    "opponent_score",
-)
+_GAMES_ORDER = GAMES.required  # the canonical games columns, in order
 
 
 def _table(
