@@ -58,12 +58,21 @@ def _(cote_history, elo_history, mo, pl, player):
     changes = (
         cote_history.filter(pl.col("player_id") == player_id)
         .select(
-            "tournament_id", "tournament_name", "end_date", "cote_before", "cote_after",
+            "tournament_id",
+            "tournament_name",
+            "end_date",
+            "cote_before",
+            "cote_after",
             (pl.col("cote_after") - pl.col("cote_before")).alias("cote_change"),
         )
         .join(
             elo_history.filter(pl.col("player_id") == player_id).select(
-                "tournament_id", "rating_before", "rating_after", "games", "score", "expected",
+                "tournament_id",
+                "rating_before",
+                "rating_after",
+                "games",
+                "score",
+                "expected",
                 pl.col("delta").alias("elo_change"),
             ),
             on="tournament_id",
@@ -77,8 +86,7 @@ def _(cote_history, elo_history, mo, pl, player):
 
 
 @app.cell
-def _(cote_history, cote_trajectories, elo_history, elo_trajectories, go, mo, names, pl,
-      player_id):
+def _(cote_history, cote_trajectories, elo_history, elo_trajectories, go, mo, names, pl, player_id):
     # The same trajectories as the reports draw (pipelines.reports.charts).
     cote_points = cote_trajectories(cote_history.filter(pl.col("player_id") == player_id), names)
     elo_points = elo_trajectories(elo_history.filter(pl.col("player_id") == player_id), names)
@@ -88,8 +96,13 @@ def _(cote_history, cote_trajectories, elo_history, elo_trajectories, go, mo, na
             p = points[player_id]
             figure.add_trace(
                 go.Scatter(
-                    x=p["x"], y=p["y"], text=p["text"], name=label, yaxis=axis,
-                    mode="lines+markers", line_shape="hv",
+                    x=p["x"],
+                    y=p["y"],
+                    text=p["text"],
+                    name=label,
+                    yaxis=axis,
+                    mode="lines+markers",
+                    line_shape="hv",
                     hovertemplate="%{text}<extra></extra>",
                 )
             )

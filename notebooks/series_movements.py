@@ -15,8 +15,8 @@ def _():
     import plotly.graph_objects as go
     import polars as pl
 
-    from pipelines.reports.data import ReportData, series_sort_key
-    from pipelines.reports.sections.cascade import MOVEMENTS, series_label
+    from pipelines.reports.data import ReportData
+    from pipelines.reports.labels import MOVEMENTS, series_label, series_sort_key
 
     return MOVEMENTS, Path, ReportData, go, mo, os, pl, series_label, series_sort_key
 
@@ -74,15 +74,19 @@ def _(mo, moves, pl, series_label, series_sort_key):
         .fill_null(0)
     )
     columns = [s for s in order if s in transitions.columns]
-    transitions = transitions.select(
-        pl.col("previous_series")
-        .map_elements(lambda s: s if s == "—" else series_label(s), return_dtype=pl.String)
-        .alias("série tenue"),
-        *[pl.col(s).alias(series_label(s)) for s in columns],
-        pl.col("previous_series")
-        .map_elements(lambda s: series_sort_key(None if s == "—" else s), return_dtype=pl.Int64)
-        .alias("_order"),
-    ).sort("_order").drop("_order")
+    transitions = (
+        transitions.select(
+            pl.col("previous_series")
+            .map_elements(lambda s: s if s == "—" else series_label(s), return_dtype=pl.String)
+            .alias("série tenue"),
+            *[pl.col(s).alias(series_label(s)) for s in columns],
+            pl.col("previous_series")
+            .map_elements(lambda s: series_sort_key(None if s == "—" else s), return_dtype=pl.Int64)
+            .alias("_order"),
+        )
+        .sort("_order")
+        .drop("_order")
+    )
     mo.vstack([mo.md("## Série tenue → série de la saison suivante"), transitions])
     return columns, order, transitions
 
@@ -102,9 +106,7 @@ def _(go, mo, moves, pl, series_label, series_sort_key):
     figure = go.Figure()
     for label, color in (("promus", "#2e9a4b"), ("relégués", "#c23b3b")):
         totals = per_federation.group_by("series").agg(pl.col(label).sum())
-        totals = totals.sort(
-            pl.col("series").map_elements(series_sort_key, return_dtype=pl.Int64)
-        )
+        totals = totals.sort(pl.col("series").map_elements(series_sort_key, return_dtype=pl.Int64))
         figure.add_trace(
             go.Bar(
                 x=[series_label(s) for s in totals["series"]],
@@ -114,12 +116,13 @@ def _(go, mo, moves, pl, series_label, series_sort_key):
             )
         )
     figure.update_layout(
-        barmode="group", template="plotly_white", height=380,
+        barmode="group",
+        template="plotly_white",
+        height=380,
         title="Promotions et relégations par série d'arrivée",
     )
     mo.vstack(
-        [mo.ui.plotly(figure), mo.md("## Promotions et relégations par fédération"),
-         per_federation]
+        [mo.ui.plotly(figure), mo.md("## Promotions et relégations par fédération"), per_federation]
     )
     return figure, per_federation
 

@@ -88,11 +88,25 @@ def _definitions() -> dg.Definitions:
     return defs
 
 
+# What computes a season's tables and reports: the rules, their parameters, the season
+# assets and the report code. The CLI, the simulator, the ingest (its output is already in
+# the season's input fingerprint) and the docs do not count: editing them rebuilds nothing.
+SEASON_CODE = (
+    "transforms",
+    "data/reference",
+    "pipelines/reference",
+    "pipelines/defs/series",
+    "pipelines/defs/seasons",
+    "pipelines/defs/reports",
+    "pipelines/reports",
+)
+
+
 def code_fingerprint(root: Path = PROJECT_ROOT) -> str:
-    """A hash of the code and rule parameters a season is computed with: changing a rule,
-    a parameter or a report rebuilds every season."""
+    """A hash of the code and rule parameters a season is computed with (`SEASON_CODE`):
+    changing a rule, a parameter or a report rebuilds every season."""
     digest = hashlib.sha256()
-    for folder in ("transforms", "pipelines", "data/reference"):
+    for folder in SEASON_CODE:
         for path in sorted((root / folder).rglob("*")):
             if path.is_file() and path.suffix in {".py", ".csv", ".yaml", ".yml", ".js", ".css"}:
                 digest.update(path.relative_to(root).as_posix().encode() + b"\0")

@@ -14,6 +14,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from transforms.tables import table
+
 
 @dataclass(frozen=True)
 class Warehouse:
@@ -50,6 +52,11 @@ class Warehouse:
     def table(self, name: str) -> pl.DataFrame:
         return self.read(f'SELECT * FROM "{name}"')
 
+    @staticmethod
+    def empty(name: str) -> pl.DataFrame:
+        """An empty frame of a declared table (`transforms.tables`)."""
+        return table(name).empty()
+
     def row_counts(self) -> dict[str, int]:
         if not self.exists():
             return {}
@@ -67,7 +74,10 @@ class Warehouse:
             }
 
     def replace_tables(self, tables: Mapping[str, pl.DataFrame]) -> None:
-        """Replace each named table by its frame, all in one transaction."""
+        """Replace each named table by its frame, all in one transaction. Every frame must
+        match its table's declaration (`transforms.tables`): columns, order and types."""
+        for name, frame in tables.items():
+            table(name).check(frame)
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
@@ -83,8 +93,10 @@ class Warehouse:
     def replace_partition(self, name: str, frame: pl.DataFrame, column: str, value: object) -> None:
         """Replace the rows of `name` whose `column` equals `value` by `frame`, atomically.
 
-        The table is created from the frame's schema when it does not exist yet.
+        The table is created from the frame's schema when it does not exist yet. The frame
+        must match the table's declaration (`transforms.tables`).
         """
+        table(name).check(frame)
         with self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 
-from pipelines.resources import WarehouseResource
+from pipelines.reference.seasons import load_calendar
+from pipelines.resources import REFERENCE_DIR, WarehouseResource
+from transforms.tables import table
+
+CALENDAR = load_calendar(REFERENCE_DIR)
+
+
+def declared(**frames: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """Hand-made frames completed to their declared tables (missing columns as nulls)."""
+    return {name: table(name).complete(frame) for name, frame in frames.items()}
+
 
 RESULTS_HEADER = (
     "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank,"

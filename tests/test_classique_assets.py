@@ -20,6 +20,7 @@ from pipelines.defs.classique.assets import (
 )
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
+from tests.conftest import declared
 
 D = dt.date.fromisoformat
 
@@ -158,13 +159,13 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("classique")
     path = tmp / "warehouse.duckdb"
     Warehouse(path).replace_tables(
-        {
-            "tournaments": _tournaments(),
-            "results": _results(),
-            "games": _games(),
-            "rating_lists": _rating_lists(),
-            "players": _players(),
-        }
+        declared(
+            tournaments=_tournaments(),
+            results=_results(),
+            games=_games(),
+            rating_lists=_rating_lists(),
+            players=_players(),
+        )
     )
     result = dg.materialize(
         [

@@ -6,11 +6,11 @@ import datetime as dt
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 
 from pipelines.reference.classique import load_cote_params, load_ranking_params
+from transforms.calendar import SeasonCalendar
 from transforms.classique_series import (
     RankingParams,
     cote_ranking,
@@ -25,7 +25,6 @@ from transforms.cote import (
     UnknownCategoryError,
     cote_history,
     rate_tournament,
-    round_half_away,
     tournament_params,
 )
 
@@ -129,11 +128,6 @@ def test_pj_clamped_on_both_sides() -> None:
     assert (_row(out, "p1")["pj_raw"], _row(out, "p1")["pj"]) == (1333, 210)
     assert (_row(out, "p0")["pj_raw"], _row(out, "p0")["pj"]) == (-667, -103)
     assert (_row(out, "p2")["pj_raw"], _row(out, "p2")["pj"]) == (0, 0)
-
-
-def test_round_half_away_from_zero() -> None:
-    got = round_half_away(np.array([5, -5, 7, -7, 4, -4]), 2).tolist()
-    assert got == [3, -3, 4, -4, 2, -2]
 
 
 def test_rank_out_of_range_is_an_error() -> None:
@@ -279,6 +273,7 @@ RANKING = RankingParams(
     activity_years=2,
     series_shares=(("Joker", 0.05), ("A", 0.10), ("B", 0.30), ("C", 0.55)),
     bar_step=50,
+    calendar=SeasonCalendar(9, 1),
 )
 
 

@@ -10,11 +10,11 @@ import pytest
 
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw
-from tests.conftest import PLAYERS, games_csv, results_csv
+from tests.conftest import CALENDAR, PLAYERS, games_csv, results_csv
 
 
 def _ingest(raw: Path):
-    return ingest_files(read_raw(raw))
+    return ingest_files(read_raw(raw), calendar=CALENDAR)
 
 
 def _status(result) -> dict[str, tuple[str, str | None]]:

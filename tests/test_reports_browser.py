@@ -61,9 +61,7 @@ def _open(browser: object, path: Path, shot: Path, *, full_page: bool = False) -
     errors: list[str] = []
     dialogs: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on(
-        "console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None
-    )
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(path.resolve().as_uri(), wait_until="load")
@@ -140,8 +138,11 @@ def test_injected_names_stay_text_in_the_browser(
     browser: object, evil: Path, tmp_path: Path
 ) -> None:
     reports = evil
-    for path in (reports / SEASON / "index.html", reports / "joueurs" / player_filename("100"),
-                 reports / "index.html"):
+    for path in (
+        reports / SEASON / "index.html",
+        reports / "joueurs" / player_filename("100"),
+        reports / "index.html",
+    ):
         opened = _open(browser, path, tmp_path / f"evil-{path.parent.name}.png")
         page = opened.page
         assert EVIL in page.inner_text("body")

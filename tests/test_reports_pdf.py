@@ -72,8 +72,10 @@ def _png_rgb(path: Path) -> tuple[int, int, list[bytes]]:
                 pred = left if pa <= pb and pa <= pc else up if pb <= pc else corner
                 line[i] = (line[i] + pred) & 255
         previous = line
-        rgb = bytes(line) if channels == 3 else bytes(
-            b for j in range(0, stride, 4) for b in line[j : j + 3]
+        rgb = (
+            bytes(line)
+            if channels == 3
+            else bytes(b for j in range(0, stride, 4) for b in line[j : j + 3])
         )
         rows.append(rgb)
     return width, height, rows
@@ -134,8 +136,19 @@ def _check_charts_drawn(pdf: Path, html: str, out: Path) -> list[tuple[int, int,
         png = out / f"page-{page_no}"
         if not png.with_suffix(".png").exists():
             subprocess.run(
-                ["pdftoppm", "-png", "-r", str(DPI), "-f", str(page_no), "-l", str(page_no),
-                 "-singlefile", str(pdf), str(png)],
+                [
+                    "pdftoppm",
+                    "-png",
+                    "-r",
+                    str(DPI),
+                    "-f",
+                    str(page_no),
+                    "-l",
+                    str(page_no),
+                    "-singlefile",
+                    str(pdf),
+                    str(png),
+                ],
                 check=True,
             )
         box = (0.0, top - height * PX_TO_PT, page_width, top)
@@ -179,8 +192,15 @@ def test_pixel_check_sees_an_empty_chart(tmp_path: Path) -> None:
         ),
     }
     drawn = {
-        "data": [{"type": "scatter", "x": ["2024-02-01", "2024-05-01"], "y": [1200, 1800],
-                  "mode": "lines", "line": {"width": 2}}],
+        "data": [
+            {
+                "type": "scatter",
+                "x": ["2024-02-01", "2024-05-01"],
+                "y": [1200, 1800],
+                "mode": "lines",
+                "line": {"width": 2},
+            }
+        ],
         "layout": empty["layout"],
     }
     body = Html(

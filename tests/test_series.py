@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from pipelines.reference.series import load_series_params, load_series_quotas
+from transforms.calendar import ordered_events
 from transforms.series import (
     CASCADE_SERIES,
     CRITERIA,
@@ -21,7 +22,6 @@ from transforms.series import (
     SeriesQuotas,
     classify_season,
     duplicate_event_scores,
-    ordered_events,
     provisional_as_of,
     provisional_changes,
     provisional_classification,

@@ -18,6 +18,7 @@ from pipelines.defs.series.assets import (
 from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import REFERENCE_DIR, WarehouseResource
 from pipelines.warehouse import Warehouse
+from tests.conftest import declared
 from transforms.series import provisional_as_of, provisional_classification
 
 S1, S2 = "2022-2023", "2023-2024"
@@ -152,12 +153,12 @@ def built(tmp_path: Path) -> tuple[Warehouse, dict[str, dg.ExecuteInProcessResul
     path = tmp_path / "w.duckdb"
     wh = Warehouse(path)
     wh.replace_tables(
-        {
-            "tournaments": _tournaments(),
-            "results": _results(),
-            "players": _players(),
-            "rating_lists": _rating_lists(),
-        }
+        declared(
+            tournaments=_tournaments(),
+            results=_results(),
+            players=_players(),
+            rating_lists=_rating_lists(),
+        )
     )
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("season", [S1, S2])

@@ -18,15 +18,18 @@ from pipelines.reports.section import Chart
 from pipelines.reports.sections.comparison import SECTION
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
+from transforms.calendar import SeasonCalendar
 from transforms.series_comparison import (
-    COLUMNS,
     agreement_summary,
     compare_series,
     confusion_matrix,
-    series_label,
-    series_level,
-    series_sub,
 )
+from transforms.series_labels import normalised_label as series_label
+from transforms.series_labels import series_level, series_sub
+from transforms.tables import table as declared
+
+COLUMNS = declared("series_comparison").schema
+CALENDAR = SeasonCalendar(9, 1)
 
 ALIASES = {"FRA": "FRA", "FFSc": "FRA", "France": "FRA", "BEL": "BEL"}
 KNOWN = {"FRA", "BEL", "*"}
@@ -117,7 +120,9 @@ NAMES = pl.DataFrame(
 
 
 def test_exact_comparison() -> None:
-    out = compare_series(_published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, names=NAMES)
+    out = compare_series(
+        _published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, calendar=CALENDAR, names=NAMES
+    )
     assert out.schema == pl.Schema(COLUMNS)
     assert set(out["season"]) == {S} and set(out["as_of"]) == {dt.date(2024, 8, 31)}
     got = out.select(
@@ -148,7 +153,9 @@ def test_exact_comparison() -> None:
 
 
 def test_summary_and_confusion_matrix() -> None:
-    out = compare_series(_published(PUBLISHED), _classification(OURS), ALIASES, KNOWN)
+    out = compare_series(
+        _published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, calendar=CALENDAR
+    )
     summary = agreement_summary(out)
     assert summary.rows() == [
         ("series", "SS", 1, 1, 1.0),
@@ -216,19 +223,19 @@ def test_lists_close_the_season_holding_their_date() -> None:
             _classification([("1003", "3", None, False, "FRA")], "2024-2025"),
         ]
     )
-    out = compare_series(published, ours, ALIASES, KNOWN)
+    out = compare_series(published, ours, ALIASES, KNOWN, calendar=CALENDAR)
     assert out.select("season", "as_of", "computed_series", "agrees").rows() == [
         (S, dt.date(2024, 8, 31), "4", True),
         ("2024-2025", dt.date(2024, 9, 1), "3", True),
     ]
     # a season starting on 1 July: 2024-08-31 then falls in 2024-2025
-    shifted = compare_series(published, ours, ALIASES, KNOWN, start_month=7)
+    shifted = compare_series(published, ours, ALIASES, KNOWN, calendar=SeasonCalendar(7, 1))
     assert set(shifted["season"]) == {"2024-2025"}
 
 
 def test_nothing_published_gives_no_row() -> None:
     empty = _published([]).clear()
-    out = compare_series(empty, _classification(OURS), ALIASES, KNOWN)
+    out = compare_series(empty, _classification(OURS), ALIASES, KNOWN, calendar=CALENDAR)
     assert out.height == 0 and out.schema == pl.Schema(COLUMNS)
     summary = agreement_summary(out)
     assert summary.rows() == [("overall", None, 0, 0, None)]
@@ -258,7 +265,7 @@ def test_ffsc_fixture_file() -> None:
         ],
         "2018-2019",
     )
-    out = compare_series(published, ours, ALIASES, KNOWN)
+    out = compare_series(published, ours, ALIASES, KNOWN, calendar=CALENDAR)
     assert out.height == 16
     assert set(out["season"]) == {"2018-2019"}
     assert set(out["as_of"]) == {dt.date(2019, 6, 30)}
@@ -290,7 +297,7 @@ def _warehouse(path: Path) -> Warehouse:
             "series_classification": pl.concat(
                 [_classification(OURS), _classification(OURS[:3], "2024-2025")]
             ),
-            "players": NAMES,
+            "players": declared("players").complete(NAMES),
         }
     )
     return wh
@@ -315,7 +322,7 @@ def test_asset_writes_its_season(tmp_path: Path) -> None:
     assert table.height == 12 and set(table["season"]) == {S}
     assert table["agrees"].sum() == 5
     expected = compare_series(
-        _published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, names=NAMES
+        _published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, calendar=CALENDAR, names=NAMES
     )
     assert table.sort("player_id").equals(expected.sort("player_id"))
     (materialization,) = result.asset_materializations_for_node("series_comparison")
@@ -352,9 +359,9 @@ def test_report_section(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     wh = Warehouse(path)
     frame = compare_series(
-        _published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, names=NAMES
+        _published(PUBLISHED), _classification(OURS), ALIASES, KNOWN, calendar=CALENDAR, names=NAMES
     )
-    wh.replace_tables({"series_comparison": frame, "players": NAMES})
+    wh.replace_tables({"series_comparison": frame, "players": declared("players").complete(NAMES)})
     fragments = SECTION.render(ReportData(wh), S)
     charts = [f for f in fragments if isinstance(f, Chart)]
     assert [c.key for c in charts] == ["matrix"]
@@ -372,6 +379,6 @@ def test_report_section(tmp_path: Path) -> None:
 
 def test_report_section_without_the_table(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path / "w.duckdb")
-    wh.replace_tables({"players": NAMES})
+    wh.replace_tables({"players": declared("players").complete(NAMES)})
     (only,) = SECTION.render(ReportData(wh), S)
     assert "Aucun classement publié" in only

@@ -76,10 +76,13 @@ def test_the_elo_engine_with_the_wespa_preset_reproduces_exp() -> None:
     from pipelines.ingest.batch import ingest_files
     from pipelines.reference.classique import load_elo_params
     from pipelines.resources import REFERENCE_DIR
+    from tests.conftest import CALENDAR
     from transforms.elo import elo_history
 
     players = st1_players(TT2006.with_suffix(".ST1"))
-    tables = ingest_files({"TT2006.tou": TT2006.with_suffix(".tou").read_bytes()}).tables
+    tables = ingest_files(
+        {"TT2006.tou": TT2006.with_suffix(".tou").read_bytes()}, calendar=CALENDAR
+    ).tables
     ratings = pl.DataFrame(
         {
             "player_id": list(players),

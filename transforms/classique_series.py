@@ -34,7 +34,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from transforms.seasons import season_bounds, season_of
+from transforms.calendar import SeasonCalendar
+from transforms.ranking import competition_rank_expr
+from transforms.rounding import round_half_away, round_to_step
+from transforms.tables import table
+
+COTE_RANKING = table("cote_ranking")
+ELO_RANKING = table("elo_ranking")
+BARS = table("classique_series_bars")
 
 
 @dataclass(frozen=True)
@@ -44,8 +51,7 @@ class RankingParams:
     activity_years: int
     series_shares: tuple[tuple[str, float], ...]  # e.g. (("Joker", .05), ("A", .10), …)
     bar_step: int
-    season_start_month: int = 9
-    season_start_day: int = 1
+    calendar: SeasonCalendar
 
 
 def years_before(date: dt.date, years: int) -> dt.date:
@@ -54,11 +60,6 @@ def years_before(date: dt.date, years: int) -> dt.date:
         return date.replace(year=date.year - years)
     except ValueError:
         return date.replace(year=date.year - years, day=28)
-
-
-def _round_to_step(value: float, step: int) -> int:
-    q = value / step
-    return int(np.sign(q) * np.floor(abs(q) + 0.5)) * step
 
 
 def series_bars(
@@ -73,9 +74,9 @@ def series_bars(
     cumulative = 0.0
     for name, share in params.series_shares[:-1]:
         cumulative += share
-        boundary = int(np.floor(cumulative * n + 0.5))
+        boundary = round_half_away(cumulative * n)
         boundary = min(max(boundary, 1), n)
-        bars.append((name, _round_to_step(float(v[boundary - 1]), params.bar_step)))
+        bars.append((name, round_to_step(float(v[boundary - 1]), params.bar_step)))
     return bars
 
 
@@ -113,7 +114,7 @@ def _standing(
             count_expr.alias(count_name),
         )
         .filter(pl.col("last_played") > window_start)
-        .with_columns(rank=pl.col("value").rank("min", descending=True).cast(pl.Int64))
+        .with_columns(rank=competition_rank_expr(pl.col("value")))
         .sort("rank", "player_id")
     )
 
@@ -134,7 +135,7 @@ def cote_ranking(
     )
     if bars is None:
         bars = series_bars(standing["value"].to_numpy(), params)
-    season = season_of(as_of, params.season_start_month, params.season_start_day)
+    season = params.calendar.season_of(as_of)
     frame = standing.select(
         pl.lit(season).alias("season"),
         pl.lit(as_of).alias("as_of"),
@@ -171,7 +172,7 @@ def elo_ranking(
         standing = standing.join(
             series.select("player_id", "classique_series"), on="player_id", how="left"
         )
-    season = season_of(as_of, params.season_start_month, params.season_start_day)
+    season = params.calendar.season_of(as_of)
     return standing.sort("rank", "player_id").select(
         pl.lit(season).alias("season"),
         pl.lit(as_of).alias("as_of"),
@@ -192,13 +193,7 @@ def ranking_seasons(
     ].drop_nulls()
     if ends.len() == 0:
         return []
-    first = season_of(ends.min(), params.season_start_month, params.season_start_day)  # type: ignore[arg-type]
-    last = season_of(ends.max(), params.season_start_month, params.season_start_day)  # type: ignore[arg-type]
-    return [f"{y}-{y + 1}" for y in range(int(first[:4]), int(last[:4]) + 1)]
-
-
-def season_end(season: str, params: RankingParams) -> dt.date:
-    return season_bounds(season, params.season_start_month, params.season_start_day)[1]
+    return params.calendar.seasons_spanning(ends.min(), ends.max())  # type: ignore[arg-type]
 
 
 def season_cote_rankings(
@@ -211,24 +206,18 @@ def season_cote_rankings(
     rankings: list[pl.DataFrame] = []
     bar_rows: list[dict[str, object]] = []
     for season in ranking_seasons(tournaments, disciplines, params):
-        end = season_end(season, params)
+        end = params.calendar.end(season)
         frame, bars = cote_ranking(history, tournaments, end, params)
         rankings.append(frame)
         bar_rows += [
             {"season": season, "set_on": end + dt.timedelta(days=1), "series": name, "bar": bar}
             for name, bar in bars
         ]
-    ranking = (
-        pl.concat(rankings, how="vertical")
-        if rankings
-        else pl.DataFrame(schema=COTE_RANKING_SCHEMA)
-    )
+    ranking = pl.concat(rankings, how="vertical") if rankings else COTE_RANKING.empty()
     bars_frame = (
-        pl.DataFrame(bar_rows, schema=BARS_SCHEMA, orient="row")
-        if bar_rows
-        else pl.DataFrame(schema=BARS_SCHEMA)
+        pl.DataFrame(bar_rows, schema=BARS.schema, orient="row") if bar_rows else BARS.empty()
     )
-    return ranking.cast(COTE_RANKING_SCHEMA), bars_frame  # type: ignore[arg-type]
+    return COTE_RANKING.check(ranking.cast(COTE_RANKING.schema)), BARS.check(bars_frame)
 
 
 def season_elo_rankings(
@@ -242,28 +231,9 @@ def season_elo_rankings(
     frames = []
     for season in ranking_seasons(tournaments, disciplines, params):
         series = cote_rankings.filter(pl.col("season") == season)
-        frames.append(elo_ranking(history, tournaments, season_end(season, params), params, series))
+        frames.append(
+            elo_ranking(history, tournaments, params.calendar.end(season), params, series)
+        )
     if not frames:
-        return pl.DataFrame(schema=ELO_RANKING_SCHEMA)
-    return pl.concat(frames, how="vertical").cast(ELO_RANKING_SCHEMA)  # type: ignore[arg-type]
-
-
-COTE_RANKING_SCHEMA = {
-    "season": pl.String,
-    "as_of": pl.Date,
-    "player_id": pl.String,
-    "rank": pl.Int64,
-    "value": pl.Int64,
-    "classique_series": pl.String,
-    "tournaments": pl.Int64,
-}
-ELO_RANKING_SCHEMA = {
-    "season": pl.String,
-    "as_of": pl.Date,
-    "player_id": pl.String,
-    "rank": pl.Int64,
-    "value": pl.Float64,
-    "classique_series": pl.String,
-    "games": pl.Int64,
-}
-BARS_SCHEMA = {"season": pl.String, "set_on": pl.Date, "series": pl.String, "bar": pl.Int64}
+        return ELO_RANKING.empty()
+    return ELO_RANKING.check(pl.concat(frames, how="vertical").cast(ELO_RANKING.schema))

@@ -37,20 +37,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from transforms.seasons import EVENT_ORDER
+from transforms.calendar import ordered_events
+from transforms.ranking import competition_rank_expr
+from transforms.rounding import divide_half_away
+from transforms.tables import table
 
-COTE_HISTORY_COLUMNS = (
-    "tournament_id",
-    "player_id",
-    "cote_before",
-    "initial_place",
-    "rank",
-    "pe",
-    "bonus",
-    "pj_raw",
-    "pj",
-    "cote_after",
-)
+COTE_HISTORY = table("cote_history")
 
 
 class CoteError(ValueError):
@@ -93,14 +85,6 @@ class CoteParams:
     categories: tuple[CategoryParams, ...]
     disciplines: tuple[str, ...] = ("classique",)
     categories_source: str = "data/reference/cote_categories.csv"
-
-
-def round_half_away(numerator: np.ndarray | int, denominator: int) -> np.ndarray:
-    """numerator / denominator rounded to an integer, half away from zero, exactly."""
-    num = np.asarray(numerator, dtype=np.int64)
-    if denominator <= 0:
-        raise ValueError(f"denominator must be positive, got {denominator}")
-    return np.sign(num) * ((2 * np.abs(num) + denominator) // (2 * denominator))
 
 
 def _norm_category(value: object) -> str | None:
@@ -149,11 +133,11 @@ def rate_tournament(
 ) -> pl.DataFrame:
     """Rate one tournament: `players` has `player_id`, `cote_before` and the published `rank`.
 
-    Vectorised over the players; returns the columns of `COTE_HISTORY_COLUMNS`.
+    Vectorised over the players; returns a `cote_history` frame.
     """
     n = players.height
     if n == 0:
-        return _empty_history()
+        return COTE_HISTORY.empty()
     if players["player_id"].n_unique() != n:
         raise CoteError(f"tournament {tournament_id}: a player is listed more than once")
     if players["rank"].null_count() or players["cote_before"].null_count():
@@ -164,27 +148,23 @@ def rate_tournament(
         raise CoteError(f"tournament {tournament_id}: ranks must lie in 1..{n}")
 
     reference = np.sort(cote)[::-1][rank - 1]
-    initial_place = players["cote_before"].rank("min", descending=True).cast(pl.Int64)
+    initial_place = players.select(competition_rank_expr(pl.col("cote_before"))).to_series()
     pe = n - rank + 1
 
     divisors = np.asarray(params.bonus_divisors, dtype=np.int64)
     has_bonus = rank <= len(divisors)
     divisor = divisors[np.minimum(rank, len(divisors)) - 1]
-    bonus = np.where(
-        has_bonus,
-        np.sign(tparams.bonus_m) * ((2 * abs(tparams.bonus_m) + divisor) // (2 * divisor)),
-        0,
-    )
+    bonus = np.where(has_bonus, divide_half_away(tparams.bonus_m, divisor), 0)
 
     d = reference - cote
     gain, loss = params.pj_gain, params.pj_loss
     pj_raw = np.where(
         d >= 0,
-        round_half_away(d * gain.numerator, gain.denominator),
-        round_half_away(d * loss.numerator, loss.denominator),
+        divide_half_away(d * gain.numerator, gain.denominator),
+        divide_half_away(d * loss.numerator, loss.denominator),
     )
     pj = np.clip(pj_raw, tparams.pj_min, tparams.pj_max)
-    return pl.DataFrame(
+    frame = pl.DataFrame(
         {
             "tournament_id": pl.Series([tournament_id] * n, dtype=pl.String),
             "player_id": players["player_id"].cast(pl.String),
@@ -198,22 +178,14 @@ def rate_tournament(
             "cote_after": pl.Series(cote + pe + bonus + pj, dtype=pl.Int64),
         }
     )
-
-
-def _empty_history() -> pl.DataFrame:
-    schema = {c: pl.Int64 for c in COTE_HISTORY_COLUMNS}
-    schema["tournament_id"] = pl.String
-    schema["player_id"] = pl.String
-    return pl.DataFrame(schema=schema)
+    return COTE_HISTORY.check(frame)
 
 
 def ordered_tournaments(tournaments: pl.DataFrame, disciplines: Sequence[str]) -> pl.DataFrame:
     """The tournaments of the given disciplines in event order (RULES §0), with `start`."""
-    return (
+    return ordered_events(
         tournaments.filter(pl.col("discipline").is_in(list(disciplines)))
-        .with_columns(start=pl.coalesce("start_date", "end_date"))
-        .sort([EVENT_ORDER[0], "start", EVENT_ORDER[2]])
-    )
+    ).with_columns(start=pl.coalesce("start_date", "end_date"))
 
 
 def latest_list_value(
@@ -257,15 +229,14 @@ def starting_cotes(
     )
     with_list = latest_list_value(pairs, rating_lists, ["cote"])
     # The player's series on this row, else on their latest earlier results row.
-    dated = pl.coalesce("start_date", "end_date")
     known = (
-        results.select("tournament_id", "player_id", "series")
-        .join(
-            all_tournaments.select("tournament_id", "end_date", start_any=dated),
-            on="tournament_id",
-            how="left",
+        ordered_events(
+            results.select("tournament_id", "player_id", "series").join(
+                all_tournaments.select("tournament_id", "end_date", "start_date"),
+                on="tournament_id",
+                how="left",
+            )
         )
-        .sort("end_date", "start_any", "tournament_id", nulls_last=True)
         .with_columns(
             pl.col("series")
             .cast(pl.String)
@@ -324,5 +295,5 @@ def cote_history(
         state.update(zip(rated["player_id"].to_list(), rated["cote_after"].to_list(), strict=True))
         frames.append(rated.sort("rank", "player_id"))
     if not frames:
-        return _empty_history()
-    return pl.concat(frames, how="vertical")
+        return COTE_HISTORY.empty()
+    return COTE_HISTORY.check(pl.concat(frames, how="vertical"))

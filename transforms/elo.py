@@ -31,18 +31,10 @@ import numpy as np
 import polars as pl
 
 from transforms.cote import latest_list_value, ordered_tournaments
+from transforms.rounding import round_half_away_array
+from transforms.tables import table
 
-ELO_HISTORY_COLUMNS = (
-    "tournament_id",
-    "player_id",
-    "rating_before",
-    "k",
-    "games",
-    "score",
-    "expected",
-    "delta",
-    "rating_after",
-)
+ELO_HISTORY = table("elo_history")
 
 
 class EloError(ValueError):
@@ -97,11 +89,6 @@ def expected_score(diff: float | np.ndarray, curve: EloCurve) -> float | np.ndar
     else:
         raise ValueError(f"unknown Elo curve kind {curve.kind!r}")
     return float(e) if e.ndim == 0 else e
-
-
-def round_half_away(x: np.ndarray) -> np.ndarray:
-    """Round to integers, half away from zero."""
-    return np.sign(x) * np.floor(np.abs(x) + 0.5)
 
 
 def k_factors(
@@ -180,7 +167,7 @@ def rate_tournament(
     expected = np.bincount(p, weights=e, minlength=n)
     delta = k * (score - expected)
     if params.round_change:
-        delta = round_half_away(delta)
+        delta = round_half_away_array(delta)
     return games, score, expected, delta
 
 
@@ -286,25 +273,12 @@ def elo_history(
                     "delta": delta,
                     "rating_after": after,
                 },
-                schema=_SCHEMA,
+                schema=ELO_HISTORY.schema,
             )
         )
     if not frames:
-        return pl.DataFrame(schema=_SCHEMA)
-    return pl.concat(frames, how="vertical")
-
-
-_SCHEMA = {
-    "tournament_id": pl.String,
-    "player_id": pl.String,
-    "rating_before": pl.Float64,
-    "k": pl.Float64,
-    "games": pl.Int64,
-    "score": pl.Float64,
-    "expected": pl.Float64,
-    "delta": pl.Float64,
-    "rating_after": pl.Float64,
-}
+        return ELO_HISTORY.empty()
+    return ELO_HISTORY.check(pl.concat(frames, how="vertical"))
 
 
 def elo_change(

@@ -24,8 +24,17 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-SUPER_SERIE = "SS"
-NEW_LICENSEE_SERIES = "7"
+from transforms.calendar import ordered_events, shift_season_expr
+from transforms.rounding import round_half_away
+from transforms.series_labels import (
+    NEW_LICENSEE_SERIES,
+    SUPER_SERIE,
+    series_level,
+    series_step,
+    zone_series,
+)
+from transforms.tables import table
+
 PERCENT_SERIES = (1, 2, 3, 4)
 CASCADE_SERIES = (1, 2, 3, 4, 5, 6)
 # Criterion of each series in the cascade (§3): %N1..%N4 for 1–4, PC for 5–6.
@@ -35,8 +44,14 @@ SUPER_SERIE_CRITERION = "super_serie_pct"
 TIE_TOLERANCE = 1e-9
 DEFAULT_FEDERATION = "*"
 
+EVENT_SCORES = table("duplicate_event_scores")
+STANDINGS = table("series_standings")
+CLASSIFICATION = table("series_classification")
+BARS = table("series_bars")
+MOVEMENTS = table("series_movements")
+PROVISIONAL = table("series_provisional")
+
 _PCT = [f"pct_n{x}" for x in PERCENT_SERIES]
-_ZONES = [c for x in PERCENT_SERIES for c in (f"zone{x}_a", f"zone{x}_b")]
 # Rows of the criteria array of the vectorised cascade, and the row of each series' criterion.
 _CRITERION_COLUMNS = (*_PCT, "pc")
 _CRITERION_ROW: dict[int, int] = {s: _CRITERION_COLUMNS.index(c) for s, c in CRITERIA.items()}
@@ -131,45 +146,7 @@ class Classification:
     movements: pl.DataFrame
 
 
-def round_half_up(value: Fraction) -> int:
-    """Round half away from zero (values here are never negative)."""
-    return math.floor(value + Fraction(1, 2))
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def series_label_expr(column: str) -> pl.Expr:
-    """Normalise a written series (`SS`, `1`, `4B`, ` 2 `) to `SS` or `1`..`7`; else null."""
-    text = pl.col(column).cast(pl.String).str.strip_chars().str.to_uppercase()
-    digit = text.str.slice(0, 1)
-    return (
-        pl.when(text.str.starts_with(SUPER_SERIE))
-        .then(pl.lit(SUPER_SERIE))
-        .when(digit.is_in([str(i) for i in range(1, 8)]))
-        .then(digit)
-        .otherwise(None)
-    )
-
-
-def series_rank_expr(column: str) -> pl.Expr:
-    """Series number used for zones: SS counts as 1."""
-    return (
-        pl.when(pl.col(column) == SUPER_SERIE)
-        .then(pl.lit(1))
-        .otherwise(pl.col(column).cast(pl.Int64, strict=False))
-        .cast(pl.Int64)
-    )
-
-
-def _movement_rank(column: str) -> pl.Expr:
-    """Order for movements: SS above 1."""
-    return (
-        pl.when(pl.col(column) == SUPER_SERIE)
-        .then(pl.lit(0))
-        .otherwise(pl.col(column).cast(pl.Int64, strict=False))
-        .cast(pl.Int64)
-    )
 
 
 def federation_key_expr(column: str, aliases: Mapping[str, str], known: set[str]) -> pl.Expr:
@@ -202,24 +179,6 @@ def event_coefficients(events: pl.DataFrame, params: SeriesParams) -> pl.DataFra
     )
 
 
-def ordered_events(events: pl.DataFrame) -> pl.DataFrame:
-    """Events in RULES §0 order: end date, start date, tournament id."""
-    keys = [c for c in ("end_date", "start_date", "tournament_id") if c in events.columns]
-    return events.sort(keys, nulls_last=True)
-
-
-def previous_season(season: str) -> str:
-    """`2023-2024` → `2022-2023`."""
-    first = int(season.split("-")[0])
-    return f"{first - 1}-{first}"
-
-
-def next_season(season: str) -> str:
-    """`2023-2024` → `2024-2025`."""
-    first = int(season.split("-")[0])
-    return f"{first + 1}-{first + 2}"
-
-
 # --------------------------------------------------------------------------- per event
 
 
@@ -243,10 +202,10 @@ def duplicate_event_scores(
     frame = results.select("tournament_id", "player_id", "rank", "series").join(
         events.select("tournament_id", "season", "games"), on="tournament_id", how="inner"
     )
-    frame = frame.with_columns(series_label_expr("series").alias("written"))
+    frame = frame.with_columns(series_level(pl.col("series")).alias("written"))
     if season_series is not None and season_series.height > 0:
         held = season_series.select(
-            "season", "player_id", series_label_expr("series").alias("season_series")
+            "season", "player_id", series_level(pl.col("series")).alias("season_series")
         ).unique(["season", "player_id"], keep="first")
         frame = frame.join(held, on=["season", "player_id"], how="left")
     else:
@@ -259,7 +218,7 @@ def duplicate_event_scores(
         .otherwise(pl.lit("default"))
         .alias("series_source"),
         pl.coalesce("written", "season_series", pl.lit(NEW_LICENSEE_SERIES)).alias("series"),
-    ).with_columns(series_rank_expr("series").alias("_rank"), pl.col("rank").alias("place"))
+    ).with_columns(zone_series(pl.col("series")).alias("_rank"), pl.col("rank").alias("place"))
 
     by_event = "tournament_id"
     zone_exprs: list[pl.Expr] = []
@@ -285,17 +244,11 @@ def duplicate_event_scores(
     frame = frame.with_columns(
         *pct_exprs, pc_points(pl.col("_players"), pl.col("games"), pl.col("place")).alias("pc")
     )
-    return frame.select(
-        "season",
-        "tournament_id",
-        "player_id",
-        "series",
-        "place",
-        *_PCT,
-        "pc",
-        *_ZONES,
-        "series_source",
-    ).sort(["season", "tournament_id", "place", "player_id"])
+    return EVENT_SCORES.check(
+        frame.select(EVENT_SCORES.column_names).sort(
+            ["season", "tournament_id", "place", "player_id"]
+        )
+    )
 
 
 # --------------------------------------------------------------------------- per season
@@ -352,18 +305,7 @@ def season_standings(
         ).alias("super_serie_pct"),
         pl.col("_prev").fill_null(0.0).alias("super_serie_previous"),
     )
-    return standings.select(
-        "season",
-        "player_id",
-        "federation",
-        "events",
-        *_PCT,
-        "pc",
-        "super_serie_pct",
-        "super_serie_season",
-        "super_serie_previous",
-        "weight",
-    ).sort(["season", "player_id"])
+    return STANDINGS.conform(standings.sort(["season", "player_id"]))
 
 
 # --------------------------------------------------------------------------- cascade
@@ -378,7 +320,7 @@ def series_boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
         if share is None:
             break
         cumulative += share
-        bounds[s] = round_half_up(cumulative * population / 100)
+        bounds[s] = round_half_away(cumulative * population / 100)
     return bounds
 
 
@@ -498,7 +440,7 @@ def _subseries(classified: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFrame:
                     "series": series,
                     "_j": j,
                     "_label": label,
-                    "_pos": round_half_up(cumulative / nominal * n),
+                    "_pos": round_half_away(cumulative / nominal * n),
                 }
             )
         last_rows.append({"fed_key": fed, "series": series, "_last": subs[-1][0]})
@@ -607,16 +549,10 @@ def classify_season(
         )
         .with_columns(pl.col("super_serie").fill_null(False), pl.lit(season).alias("season"))
     )
-    table = classified.select(
-        pl.col("season").cast(pl.String),
-        "player_id",
-        "series",
-        "subseries",
-        "super_serie",
-        "criterion",
-        "value",
-        pl.col("federation").cast(pl.String),
-        "super_serie_value",
+    table = CLASSIFICATION.conform(
+        classified.with_columns(
+            pl.col("season").cast(pl.String), pl.col("federation").cast(pl.String)
+        )
     ).sort(
         ["series", "subseries", "value", "player_id"],
         descending=[False, False, True, False],
@@ -624,7 +560,7 @@ def classify_season(
     )
     bars = _bars(classified, standings, quotas, params, population, season)
     movements = _movements(table, held_series, season)
-    return Classification(table, bars, movements)
+    return Classification(CLASSIFICATION.check(table), BARS.check(bars), MOVEMENTS.check(movements))
 
 
 def _bars(
@@ -724,12 +660,13 @@ def _movements(
     )
     if held_series is not None and held_series.height > 0:
         held = held_series.select(
-            "player_id", series_label_expr("series").alias("previous_series")
+            "player_id", series_level(pl.col("series")).alias("previous_series")
         ).unique("player_id", keep="first")
         frame = frame.join(held, on="player_id", how="left")
     else:
         frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias("previous_series"))
-    before, after = _movement_rank("previous_series"), _movement_rank("series")
+    before = series_step(pl.col("previous_series"))
+    after = series_step(pl.col("series"))
     return frame.select(
         pl.lit(season, dtype=pl.String).alias("season"),
         "player_id",
@@ -749,7 +686,7 @@ def _movements(
 def season_series_from_classification(classification: pl.DataFrame) -> pl.DataFrame:
     """`season, player_id, series` valid the season after the classified one (SS kept)."""
     return classification.select(
-        pl.col("season").map_elements(next_season, return_dtype=pl.String).alias("season"),
+        shift_season_expr(pl.col("season"), 1).alias("season"),
         "player_id",
         pl.when(pl.col("super_serie"))
         .then(pl.lit(SUPER_SERIE))
@@ -780,15 +717,7 @@ def season_series_from_classification(classification: pl.DataFrame) -> pl.DataFr
 # quotas have no rest series). `provisional_as_of` rebuilds the full classification after
 # any event; `provisional_classification` returns the full table.
 
-_PROVISIONAL_SCHEMA: dict[str, pl.DataType] = {
-    "season": pl.String(),
-    "after_tournament_id": pl.String(),
-    "player_id": pl.String(),
-    "series": pl.String(),
-    "criterion": pl.String(),
-    "value": pl.Float64(),
-}
-_PROVISIONAL_COLUMNS = list(_PROVISIONAL_SCHEMA)
+_PROVISIONAL_COLUMNS = PROVISIONAL.column_names
 # Row order within an event: series, best value first, player id.
 _PROVISIONAL_ORDER = ["series", "value", "player_id"]
 _PROVISIONAL_DESCENDING = [False, True, False]
@@ -933,7 +862,7 @@ def _provisional(
         "tournament_id"
     )
     if ids.len() == 0:
-        return pl.DataFrame(schema=_PROVISIONAL_SCHEMA)
+        return PROVISIONAL.empty()
     season = scores.get_column("season")[0]
     order = ids.to_frame().with_row_index("_k").with_columns(pl.col("_k").cast(pl.Int64))
     running = _running_standings(scores, order, events, params)

@@ -3,16 +3,14 @@
 The French federation's national ranking (`published_series`, one list per `as_of`) gives
 each player's series held (`series`, « serie ») and the series it assigns for the next
 season (`potential_series`, « serie_potentielle »). A list closes the season containing its
-`as_of` (`transforms.seasons.season_expr`); it is compared with our `series_classification`
-of that season, which is also the series for the next season.
+`as_of` (by the season calendar); it is compared with our `series_classification` of that
+season, which is also the series for the next season.
 
-Series labels are normalised before any comparison (`series_level`, `series_sub`): upper
-case, accents, spaces, dots, hyphens and underscores dropped, a leading `SERIE` dropped
-(`Série 5 A` → `5A`); `SS`, `SUPERSERIE` → `SS`. What is left must be `SS`, a digit 1–7, or
-a digit and one letter (the sub-series: `5A`); anything else has no level and agrees with
-nothing. Our label is `SS` for a super-série player, else the series; the sub-series
-letter is appended only when we have one *and* the published label carries one, so `5` is
-compared with `5` and `5A` with `5A`. `agrees`: the levels are equal and, when both sides
+Series labels are read by `transforms.series_labels` (`Série 5 A` → level `5`, sub-series
+`A`); a label that is no series has no level and agrees with nothing. Our label is `SS`
+for a super-série player, else the series; the sub-series letter is appended only when we
+have one *and* the published label carries one, so `5` is compared with `5` and `5A`
+with `5A`. `agrees`: the levels are equal and, when both sides
 state a sub-series, the sub-series too. `difference`: computed minus published in series
 steps (SS = 0, series n = n; sub-series ignored): positive when we classify the player in a
 lower (weaker) series than the federation, negative when higher.
@@ -28,27 +26,21 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from transforms.seasons import season_expr
+from transforms.calendar import SeasonCalendar
 from transforms.series import DEFAULT_FEDERATION, federation_key_expr
+from transforms.series_labels import (
+    SERIES_ORDER,
+    SUPER_SERIE,
+    normalised_label,
+    series_level,
+    series_step,
+    series_sub,
+)
+from transforms.tables import table
 
 FRENCH_FEDERATION = "FRA"
-SUPER_SERIE = "SS"
-# Series in order, best first: the step of a series is its position (SS 0, 1 … 7).
-SERIES_LEVELS = (SUPER_SERIE, "1", "2", "3", "4", "5", "6", "7")
 
-COLUMNS: dict[str, pl.DataType] = {
-    "season": pl.String(),
-    "as_of": pl.Date(),
-    "player_id": pl.String(),
-    "last_name": pl.String(),
-    "first_name": pl.String(),
-    "place": pl.Int64(),
-    "published_series": pl.String(),
-    "published_potential_series": pl.String(),
-    "computed_series": pl.String(),
-    "agrees": pl.Boolean(),
-    "difference": pl.Int64(),
-}
+COMPARISON = table("series_comparison")
 SUMMARY_COLUMNS: dict[str, pl.DataType] = {
     "scope": pl.String(),
     "series": pl.String(),
@@ -56,44 +48,6 @@ SUMMARY_COLUMNS: dict[str, pl.DataType] = {
     "agreements": pl.Int64(),
     "rate": pl.Float64(),
 }
-_ACCENTS = {"É": "E", "È": "E", "Ê": "E", "Ë": "E"}
-_LABEL = r"^(SS|[1-7])([A-Z])?$"
-
-
-def _clean(expr: pl.Expr) -> pl.Expr:
-    text = expr.cast(pl.String).str.strip_chars().str.to_uppercase()
-    for accented, plain in _ACCENTS.items():
-        text = text.str.replace_all(accented, plain, literal=True)
-    text = text.str.replace_all(r"[\s._\-]", "").str.replace(r"^SERIE", "")
-    return pl.when(text.is_in(["SUPERSERIE", "SUPER"])).then(pl.lit(SUPER_SERIE)).otherwise(text)
-
-
-def series_level(expr: pl.Expr) -> pl.Expr:
-    """The normalised series level of a label (`SS`, `1` … `7`), null when unreadable."""
-    return _clean(expr).str.extract(_LABEL, 1)
-
-
-def series_sub(expr: pl.Expr) -> pl.Expr:
-    """The sub-series letter of a label (`5A` → `A`), null when it has none."""
-    clean = _clean(expr)
-    return pl.when(clean.str.extract(_LABEL, 1) != SUPER_SERIE).then(clean.str.extract(_LABEL, 2))
-
-
-def series_step(level: pl.Expr) -> pl.Expr:
-    """Steps of a normalised level: SS 0, series n = n."""
-    return level.replace_strict(
-        {s: i for i, s in enumerate(SERIES_LEVELS)}, default=None, return_dtype=pl.Int64
-    )
-
-
-def series_label(expr: pl.Expr) -> pl.Expr:
-    """The normalised label (`5A`, `SS`, `6`), else the stripped text as given."""
-    level, sub = series_level(expr), series_sub(expr)
-    return (
-        pl.when(level.is_not_null())
-        .then(pl.concat_str([level, sub.fill_null("")]))
-        .otherwise(expr.cast(pl.String).str.strip_chars())
-    )
 
 
 def _as_date(frame: pl.DataFrame) -> pl.Expr:
@@ -108,11 +62,10 @@ def compare_series(
     federation_aliases: Mapping[str, str],
     known_federations: set[str],
     *,
+    calendar: SeasonCalendar,
     names: pl.DataFrame | None = None,
-    start_month: int = 9,
-    start_day: int = 1,
 ) -> pl.DataFrame:
-    """Per published list and player, the published and computed series (`COLUMNS`).
+    """Per published list and player, the published and computed series (`series_comparison`).
 
     `published`: `published_series` rows (`as_of, player_id, last_name, first_name, place,
     series, potential_series`). `classification`: `series_classification` rows (`season,
@@ -123,7 +76,7 @@ def compare_series(
     published place (unlisted players last), licence.
     """
     if published.height == 0:
-        return pl.DataFrame(schema=COLUMNS)
+        return COMPARISON.empty()
     pub = (
         published.select(
             _as_date(published).alias("as_of"),
@@ -134,7 +87,7 @@ def compare_series(
             pl.col("series").cast(pl.String).alias("_pub_held"),
             pl.col("potential_series").cast(pl.String).alias("_pub"),
         )
-        .with_columns(season_expr(pl.col("as_of"), start_month, start_day).alias("season"))
+        .with_columns(calendar.season_expr(pl.col("as_of")).alias("season"))
         .unique(["as_of", "player_id"], keep="first", maintain_order=True)
     )
     ours = classification.select(
@@ -178,8 +131,8 @@ def compare_series(
     ).fill_null(False)
     return (
         rows.with_columns(
-            series_label(pl.col("_pub_held")).alias("published_series"),
-            series_label(pl.col("_pub")).alias("published_potential_series"),
+            normalised_label(pl.col("_pub_held")).alias("published_series"),
+            normalised_label(pl.col("_pub")).alias("published_potential_series"),
             pl.when(both_subs)
             .then(pl.concat_str([ours_level, ours_sub]))
             .otherwise(ours_level)
@@ -187,13 +140,14 @@ def compare_series(
             agrees.alias("agrees"),
             (series_step(ours_level) - series_step(pub_level)).alias("difference"),
         )
-        .select([pl.col(c).cast(t) for c, t in COLUMNS.items()])
+        .select([pl.col(c).cast(t) for c, t in COMPARISON.schema.items()])
         .sort(["as_of", "place", "player_id"], nulls_last=True)
+        .pipe(COMPARISON.check)
     )
 
 
 def _level_order(column: str) -> pl.Expr:
-    return series_step(pl.col(column)).fill_null(len(SERIES_LEVELS))
+    return series_step(pl.col(column)).fill_null(len(SERIES_ORDER))
 
 
 def agreement_summary(comparison: pl.DataFrame) -> pl.DataFrame:

@@ -26,17 +26,17 @@ from pipelines.ingest.schema import (
     RESULTS,
     TOURNAMENT_COLUMNS,
 )
-from transforms.seasons import EVENT_ORDER, season_expr
+from transforms.calendar import SeasonCalendar, ordered_events
+from transforms.tables import table as declared
 
-LOG_SCHEMA = {
-    "path": pl.String,
-    "sha256": pl.String,
-    "kinds": pl.String,
-    "status": pl.String,
-    "rows": pl.Int64,
-    "tournaments": pl.Int64,
-    "message": pl.String,
-}
+INGEST_LOG = declared("ingest_log")
+TOURNAMENTS = declared("tournaments")
+RESULTS_TABLE = declared("results")
+GAMES_TABLE = declared("games")
+RATING_LISTS = declared("rating_lists")
+PLAYERS = declared("players")
+PUBLISHED = declared("published_series")
+SEASON_FINGERPRINTS = declared("season_fingerprints")
 
 
 @dataclass
@@ -77,9 +77,7 @@ def _stack(tables: list[tuple[str, RawTable]], columns: tuple[str, ...]) -> pl.D
     return pl.DataFrame({**data, "_row": rows, "_file": paths, "_where": wheres}, schema=schema)
 
 
-def ingest_files(
-    files: Mapping[str, bytes], *, season_start: tuple[int, int] = (9, 1)
-) -> IngestResult:
+def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> IngestResult:
     """Read, check and assemble every raw export (keyed by its path relative to the raw folder)."""
     paths = sorted(files)
     companions = {p: files[p] for p in paths if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
@@ -147,7 +145,7 @@ def ingest_files(
     ratings = ratings.filter(pl.col("_file").is_in(good))
     published = published.filter(pl.col("_file").is_in(good))
 
-    tables = _assemble(results, games, ratings, season_start)
+    tables = _assemble(results, games, ratings, calendar)
     tables["published_series"] = _published(published, ratings)
     log = _log(paths, files, parsed, rejected, results, companions)
     return IngestResult(tables=tables, log=log, rejected=rejected)
@@ -171,6 +169,7 @@ def _published(published: pl.DataFrame, ratings: pl.DataFrame) -> pl.DataFrame:
         published.join(dates, on=["_file", "_row"], how="left")
         .sort(["as_of", "_file", "_row"])
         .select("as_of", *PUBLISHED_SERIES.columns, pl.col("_file").alias("source_file"))
+        .pipe(PUBLISHED.check)
     )
 
 
@@ -178,9 +177,9 @@ def _assemble(
     results: pl.DataFrame,
     games: pl.DataFrame,
     ratings: pl.DataFrame,
-    season_start: tuple[int, int],
+    calendar: SeasonCalendar,
 ) -> dict[str, pl.DataFrame]:
-    tournaments = (
+    tournaments = ordered_events(
         results.sort(["_file", "_row"])
         .group_by("tournament_id", maintain_order=True)
         .agg(
@@ -189,54 +188,30 @@ def _assemble(
             pl.col("_file").first().alias("source_file"),
         )
         .with_columns(pl.coalesce("start_date", "end_date").alias("start_date"))
-        .with_columns(season_expr(pl.col("end_date"), *season_start).alias("season"))
-        .select(
-            "tournament_id",
-            "tournament_name",
-            "discipline",
-            "start_date",
-            "end_date",
-            "season",
-            *TOURNAMENT_COLUMNS[5:],
-            "players",
-            "source_file",
-        )
-        .sort(EVENT_ORDER)
+        .with_columns(calendar.season_expr(pl.col("end_date")).alias("season"))
+        .select(TOURNAMENTS.column_names)
     )
     order = tournaments.select("tournament_id", pl.int_range(pl.len()).alias("_order"))
-    result_columns = [
-        "tournament_id",
-        "player_id",
-        "rank",
-        "federation",
-        "club",
-        "series",
-        "birth_year",
-        "score",
-        "wins",
-        "spread",
-        "duplicate_rank",
-    ]
     results_out = (
         results.join(order, on="tournament_id")
         .sort(["_order", "rank", "player_id"])
-        .select(result_columns)
+        .select(RESULTS_TABLE.column_names)
     )
     games_out = (
         games.join(order, on="tournament_id")
         .sort(["_order", "round", "player_id"])
-        .select(list(GAMES.columns))
+        .select(GAMES_TABLE.column_names)
     )
     ratings_out = ratings.sort(["as_of", "player_id", "_file"]).select(
         *RATING_LIST.columns, pl.col("_file").alias("source_file")
     )
     players = _players(results, tournaments, ratings_out)
     return {
-        "tournaments": tournaments,
-        "results": results_out,
-        "games": games_out,
-        "rating_lists": ratings_out,
-        "players": players,
+        "tournaments": TOURNAMENTS.check(tournaments),
+        "results": RESULTS_TABLE.check(results_out),
+        "games": GAMES_TABLE.check(games_out),
+        "rating_lists": RATING_LISTS.check(ratings_out),
+        "players": PLAYERS.check(players),
     }
 
 
@@ -246,7 +221,7 @@ def _players(
     """One row per player: the latest details written by organisers, and their activity."""
     dated = results.join(
         tournaments.select("tournament_id", "start_date", "end_date"), on="tournament_id"
-    ).sort(["end_date", "start_date", "tournament_id"])
+    ).pipe(ordered_events)
     latest = [
         pl.col(c).drop_nulls().last().alias(c)
         for c in ("last_name", "first_name", "federation", "club", "birth_year", "series")
@@ -266,18 +241,7 @@ def _players(
         pl.concat([from_results, only_listed], how="diagonal_relaxed")
         .with_columns(pl.col("tournaments").fill_null(0))
         .sort("player_id")
-        .select(
-            "player_id",
-            "last_name",
-            "first_name",
-            "federation",
-            "club",
-            "birth_year",
-            "series",
-            "first_tournament_date",
-            "last_tournament_date",
-            "tournaments",
-        )
+        .select(PLAYERS.column_names)
     )
 
 
@@ -307,11 +271,11 @@ def _log(
                 "message": rejected.get(path),
             }
         )
-    return pl.DataFrame(rows, schema=LOG_SCHEMA)
+    return pl.DataFrame(rows, schema=INGEST_LOG.schema)
 
 
 def season_fingerprints(
-    tables: Mapping[str, pl.DataFrame], season_start: tuple[int, int] = (9, 1)
+    tables: Mapping[str, pl.DataFrame], calendar: SeasonCalendar
 ) -> pl.DataFrame:
     """A hash per season of everything a season's computation reads: its tournaments,
     results and games, the rating lists and published rankings dated in it, chained with
@@ -322,7 +286,7 @@ def season_fingerprints(
     seasons = sorted(tournaments["season"].unique().to_list())
     dated = {
         name: tables[name].with_columns(
-            season_expr(pl.col("as_of").cast(pl.Date), *season_start).alias("_season")
+            calendar.season_expr(pl.col("as_of").cast(pl.Date)).alias("_season")
         )
         for name in ("rating_lists", "published_series")
         if name in tables
@@ -342,4 +306,4 @@ def season_fingerprints(
             digest.update(frame.filter(pl.col("_season") == season).write_csv().encode())
         chain = digest.hexdigest()
         rows.append({"season": season, "fingerprint": chain})
-    return pl.DataFrame(rows, schema={"season": pl.String, "fingerprint": pl.String})
+    return pl.DataFrame(rows, schema=SEASON_FINGERPRINTS.schema)

@@ -8,31 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-import yaml
 
-from pipelines.reference.seasons import load_season_start
+from pipelines.reference.files import ReferenceDataError, read_yaml, require
+from pipelines.reference.seasons import load_calendar
 from transforms.classique_series import RankingParams
 from transforms.cote import CategoryParams, CoteParams
 from transforms.elo import EloCurve, EloParams, KRules
-
-
-class ReferenceDataError(ValueError):
-    """A reference file that is missing a value or holds a wrong one."""
-
-
-def _yaml(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        raise ReferenceDataError(f"{path}: file not found")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict):
-        raise ReferenceDataError(f"{path}: expected a mapping at the top level")
-    return data
-
-
-def _get(data: dict[str, Any], key: str, path: Path) -> Any:
-    if key not in data:
-        raise ReferenceDataError(f"{path}: missing key {key!r}")
-    return data[key]
 
 
 def load_cote_categories(reference_dir: Path) -> tuple[CategoryParams, ...]:
@@ -69,17 +50,17 @@ def load_cote_categories(reference_dir: Path) -> tuple[CategoryParams, ...]:
 def load_cote_params(reference_dir: Path) -> CoteParams:
     """Every parameter of RULES §1 (cote.yaml and cote_categories.csv)."""
     path = Path(reference_dir) / "cote.yaml"
-    data = _yaml(path)
-    divisors = tuple(int(d) for d in _get(data, "bonus_divisors", path))
+    data = read_yaml(path)
+    divisors = tuple(int(d) for d in require(data, "bonus_divisors", path))
     if any(d <= 0 for d in divisors):
         raise ReferenceDataError(f"{path}: bonus_divisors must be positive")
-    equivalence = {str(k): int(v) for k, v in _get(data, "series_equivalence", path).items()}
+    equivalence = {str(k): int(v) for k, v in require(data, "series_equivalence", path).items()}
     return CoteParams(
-        initial_cote=int(_get(data, "initial_cote", path)),
+        initial_cote=int(require(data, "initial_cote", path)),
         series_equivalence=equivalence,
         bonus_divisors=divisors,
-        pj_gain=Fraction(str(_get(data, "pj_gain", path))),
-        pj_loss=Fraction(str(_get(data, "pj_loss", path))),
+        pj_gain=Fraction(str(require(data, "pj_gain", path))),
+        pj_loss=Fraction(str(require(data, "pj_loss", path))),
         categories=load_cote_categories(reference_dir),
         disciplines=tuple(data.get("disciplines", ["classique"])),
         categories_source=str(Path("data/reference") / "cote_categories.csv"),
@@ -89,42 +70,40 @@ def load_cote_params(reference_dir: Path) -> CoteParams:
 def load_ranking_params(reference_dir: Path) -> RankingParams:
     """Activity window and classique series parameters (cote.yaml `ranking`)."""
     path = Path(reference_dir) / "cote.yaml"
-    ranking = _get(_yaml(path), "ranking", path)
+    ranking = require(read_yaml(path), "ranking", path)
     shares = tuple(
-        (str(name), float(share)) for name, share in _get(ranking, "series_shares", path)
+        (str(name), float(share)) for name, share in require(ranking, "series_shares", path)
     )
     if len(shares) < 2:
         raise ReferenceDataError(f"{path}: ranking.series_shares needs at least two series")
-    month, day = load_season_start(Path(reference_dir))
     return RankingParams(
-        activity_years=int(_get(ranking, "activity_years", path)),
+        activity_years=int(require(ranking, "activity_years", path)),
         series_shares=shares,
-        bar_step=int(_get(ranking, "bar_step", path)),
-        season_start_month=month,
-        season_start_day=day,
+        bar_step=int(require(ranking, "bar_step", path)),
+        calendar=load_calendar(Path(reference_dir)),
     )
 
 
 def _elo_preset(raw: dict[str, Any], name: str, path: Path) -> EloParams:
-    curve = _get(raw, "curve", path)
-    kind = str(_get(curve, "kind", path))
+    curve = require(raw, "curve", path)
+    kind = str(require(curve, "kind", path))
     if kind not in ("base10", "logistic"):
         raise ReferenceDataError(f"{path}: preset {name!r}: unknown curve kind {kind!r}")
-    k = _get(raw, "k", path)
+    k = require(raw, "k", path)
     cap = raw.get("cap_difference")
     return EloParams(
-        curve=EloCurve(kind=kind, scale=float(_get(curve, "scale", path))),  # type: ignore[arg-type]
+        curve=EloCurve(kind=kind, scale=float(require(curve, "scale", path))),  # type: ignore[arg-type]
         k=KRules(
-            k_new=float(_get(k, "k_new", path)),
-            new_games=int(_get(k, "new_games", path)),
-            k_junior=float(_get(k, "k_junior", path)),
-            junior_age=int(_get(k, "junior_age", path)),
-            junior_below=float(_get(k, "junior_below", path)),
-            k_default=float(_get(k, "k_default", path)),
-            k_high=float(_get(k, "k_high", path)),
-            high_threshold=float(_get(k, "high_threshold", path)),
+            k_new=float(require(k, "k_new", path)),
+            new_games=int(require(k, "new_games", path)),
+            k_junior=float(require(k, "k_junior", path)),
+            junior_age=int(require(k, "junior_age", path)),
+            junior_below=float(require(k, "junior_below", path)),
+            k_default=float(require(k, "k_default", path)),
+            k_high=float(require(k, "k_high", path)),
+            high_threshold=float(require(k, "high_threshold", path)),
         ),
-        initial_rating=float(_get(raw, "initial_rating", path)),
+        initial_rating=float(require(raw, "initial_rating", path)),
         cap_difference=None if cap is None else float(cap),
         round_change=bool(raw.get("round_change", False)),
         disciplines=tuple(raw.get("disciplines", ["classique"])),
@@ -134,14 +113,14 @@ def _elo_preset(raw: dict[str, Any], name: str, path: Path) -> EloParams:
 def load_elo_presets(reference_dir: Path) -> dict[str, EloParams]:
     """Every preset of elo.yaml, by name, in file order."""
     path = Path(reference_dir) / "elo.yaml"
-    presets = _get(_yaml(path), "presets", path)
+    presets = require(read_yaml(path), "presets", path)
     return {str(name): _elo_preset(raw, str(name), path) for name, raw in presets.items()}
 
 
 def load_elo_params(reference_dir: Path, preset: str | None = None) -> EloParams:
     """One preset of elo.yaml: `preset`, else the file's `preset` key."""
     path = Path(reference_dir) / "elo.yaml"
-    name = preset or str(_get(_yaml(path), "preset", path))
+    name = preset or str(require(read_yaml(path), "preset", path))
     presets = load_elo_presets(reference_dir)
     if name not in presets:
         raise ReferenceDataError(f"{path}: no preset {name!r} (known: {', '.join(presets)})")

@@ -61,9 +61,3 @@ def load_series_params(reference_dir: Path) -> SeriesParams:
             str(k): str(v) for k, v in (data.get("federation_aliases") or {}).items()
         },
     )
-
-
-def load_season_start(reference_dir: Path) -> tuple[int, int]:
-    """(month, day) a season starts on, from `seasons.yaml` (RULES §0)."""
-    data = yaml.safe_load((reference_dir / "seasons.yaml").read_text(encoding="utf-8")) or {}
-    return int(data.get("start_month", 9)), int(data.get("start_day", 1))

@@ -7,180 +7,13 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.reference.seasons import load_season_start
+from pipelines.reference.seasons import load_calendar
 from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import REFERENCE_DIR
 from pipelines.warehouse import Warehouse
-from transforms.seasons import EVENT_ORDER, season_bounds
+from transforms.calendar import ordered_events
 from transforms.series import DEFAULT_FEDERATION, federation_key_expr
-
-_S, _I, _F, _D, _B = pl.String, pl.Int64, pl.Float64, pl.Date, pl.Boolean
-
-# The tables read, with their schema: a table absent from the warehouse reads as empty.
-TABLES: dict[str, dict[str, type[pl.DataType]]] = {
-    "tournaments": {
-        "tournament_id": _S,
-        "tournament_name": _S,
-        "discipline": _S,
-        "start_date": _D,
-        "end_date": _D,
-        "season": _S,
-        "city": _S,
-        "country": _S,
-        "category": _S,
-        "games": _I,
-        "coefficient": _F,
-        "top_total": _I,
-        "bonus_m": _I,
-        "pj_min": _I,
-        "pj_max": _I,
-        "players": _I,
-        "source_file": _S,
-    },
-    "players": {
-        "player_id": _S,
-        "last_name": _S,
-        "first_name": _S,
-        "federation": _S,
-        "club": _S,
-        "birth_year": _I,
-        "series": _S,
-        "first_tournament_date": _D,
-        "last_tournament_date": _D,
-        "tournaments": _I,
-    },
-    "results": {
-        "tournament_id": _S,
-        "player_id": _S,
-        "rank": _I,
-        "federation": _S,
-        "club": _S,
-        "series": _S,
-        "birth_year": _I,
-        "score": _I,
-        "wins": _F,
-        "spread": _I,
-        "duplicate_rank": _I,
-    },
-    "cote_history": {
-        "tournament_id": _S,
-        "player_id": _S,
-        "cote_before": _I,
-        "initial_place": _I,
-        "rank": _I,
-        "pe": _I,
-        "bonus": _I,
-        "pj_raw": _I,
-        "pj": _I,
-        "cote_after": _I,
-    },
-    "elo_history": {
-        "tournament_id": _S,
-        "player_id": _S,
-        "rating_before": _F,
-        "k": _F,
-        "games": _I,
-        "score": _F,
-        "expected": _F,
-        "delta": _F,
-        "rating_after": _F,
-    },
-    "cote_ranking": {
-        "season": _S,
-        "as_of": _D,
-        "player_id": _S,
-        "rank": _I,
-        "value": _I,
-        "classique_series": _S,
-        "tournaments": _I,
-    },
-    "elo_ranking": {
-        "season": _S,
-        "as_of": _D,
-        "player_id": _S,
-        "rank": _I,
-        "value": _F,
-        "classique_series": _S,
-        "games": _I,
-    },
-    "classique_series_bars": {"season": _S, "set_on": _D, "series": _S, "bar": _I},
-    "duplicate_event_scores": {
-        "season": _S,
-        "tournament_id": _S,
-        "player_id": _S,
-        "series": _S,
-        "place": _I,
-        "pct_n1": _F,
-        "pct_n2": _F,
-        "pct_n3": _F,
-        "pct_n4": _F,
-        "pc": _F,
-        "series_source": _S,
-    },
-    "series_standings": {
-        "season": _S,
-        "player_id": _S,
-        "federation": _S,
-        "events": _I,
-        "pct_n1": _F,
-        "pct_n2": _F,
-        "pct_n3": _F,
-        "pct_n4": _F,
-        "pc": _F,
-        "super_serie_pct": _F,
-        "super_serie_season": _F,
-        "super_serie_previous": _F,
-        "weight": _F,
-    },
-    "series_bars": {
-        "season": _S,
-        "series": _S,
-        "subseries": _S,
-        "federation": _S,
-        "criterion": _S,
-        "bar": _F,
-        "admitted": _I,
-        "target": _I,
-    },
-    "series_classification": {
-        "season": _S,
-        "player_id": _S,
-        "series": _S,
-        "subseries": _S,
-        "super_serie": _B,
-        "criterion": _S,
-        "value": _F,
-        "federation": _S,
-        "super_serie_value": _F,
-    },
-    "series_movements": {
-        "season": _S,
-        "player_id": _S,
-        "previous_series": _S,
-        "series": _S,
-        "movement": _S,
-    },
-    "series_comparison": {
-        "season": _S,
-        "as_of": _D,
-        "player_id": _S,
-        "last_name": _S,
-        "first_name": _S,
-        "place": _I,
-        "published_series": _S,
-        "published_potential_series": _S,
-        "computed_series": _S,
-        "agrees": _B,
-        "difference": _I,
-    },
-}
-
-# Series in display order (SS above 1); classique series in order of their bars.
-SERIES_ORDER = ("SS", "1", "2", "3", "4", "5", "6", "7")
-
-
-def series_sort_key(series: str | None) -> int:
-    return SERIES_ORDER.index(series) if series in SERIES_ORDER else len(SERIES_ORDER)
+from transforms.tables import TableSchemaError, table
 
 
 class ReportData:
@@ -192,7 +25,7 @@ class ReportData:
     def __init__(self, warehouse: Warehouse, reference_dir: Path = REFERENCE_DIR) -> None:
         self._warehouse = warehouse
         self.reference_dir = reference_dir
-        self._season_start = load_season_start(reference_dir)
+        self.calendar = load_calendar(reference_dir)
         self._cache: dict[str, pl.DataFrame] = {}
         self._present: set[str] | None = None
 
@@ -204,23 +37,23 @@ class ReportData:
     # ------------------------------------------------------------------ tables
 
     def table(self, name: str) -> pl.DataFrame:
-        """A whole table (columns as in `TABLES`); empty when the warehouse lacks it."""
+        """A whole table, as declared in `transforms.tables`; empty when the warehouse
+        lacks it, an error when the warehouse holds it with other columns (a report never
+        shows a renamed column as empty)."""
         if name not in self._cache:
             if self._present is None:
                 self._present = set(self._warehouse.tables())
-            schema = TABLES.get(name)
+            declared = table(name)
             if name in self._present:
                 frame = self._warehouse.table(name)
-                if schema is not None:
-                    frame = frame.with_columns(
-                        pl.lit(None, dtype=t).alias(c)
-                        for c, t in schema.items()
-                        if c not in frame.columns
+                problems = declared.differences(frame)
+                if problems:
+                    raise TableSchemaError(
+                        f"{self._warehouse.path}: table {name}: {'; '.join(problems)} "
+                        "(rebuild the warehouse with this version of the code)"
                     )
-            elif schema is not None:
-                frame = pl.DataFrame(schema=schema)
             else:
-                raise KeyError(f"table {name} is not in the warehouse")
+                frame = declared.empty()
             self._cache[name] = frame
         return self._cache[name]
 
@@ -234,11 +67,11 @@ class ReportData:
         return sorted(self.table("tournaments")["season"].drop_nulls().unique().to_list())
 
     def season_bounds(self, season: str) -> tuple[dt.date, dt.date]:
-        return season_bounds(season, *self._season_start)
+        return self.calendar.bounds(season)
 
     def tournaments(self, season: str | None = None) -> pl.DataFrame:
         """Tournaments in event order, optionally those of one season."""
-        frame = self.table("tournaments").sort(EVENT_ORDER, nulls_last=True)
+        frame = ordered_events(self.table("tournaments"))
         return frame if season is None else frame.filter(pl.col("season") == season)
 
     # ------------------------------------------------------------------ players

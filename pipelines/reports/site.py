@@ -30,18 +30,11 @@ from pipelines.reports.html import (
     table,
     write_atomic,
 )
+from pipelines.reports.labels import CRITERIA, DISCIPLINES, MOVEMENT_LABELS, series_label
 from pipelines.reports.page import page, plotly_js
 from pipelines.reports.section import Chart, chart_html
-from pipelines.reports.sections.cascade import CRITERIA, series_label
-from pipelines.reports.sections.overview import DISCIPLINES
 
 PLOTLY_ASSET = Path("assets") / "plotly.min.js"
-MOVEMENT_LABELS = {
-    "promoted": "Promu",
-    "relegated": "Relégué",
-    "unchanged": "Maintenu",
-    "new": "Nouveau",
-}
 PLAYERS_DIR = "joueurs"
 
 

@@ -11,6 +11,7 @@ from pipelines.reference.classique import (
     load_ranking_params,
 )
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.tables import table_metadata, table_spec
 from transforms import classique_series, cote, elo
 
 GROUP = "classique"
@@ -22,6 +23,7 @@ KINDS = {"duckdb", "polars"}
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
+    metadata=table_metadata("cote_history"),
 )
 def cote_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
     """One row per player per classique tournament, in event order: cote before, initial
@@ -79,6 +81,7 @@ def cote_history_adds_up(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
+    metadata=table_metadata("elo_history"),
 )
 def elo_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
     """One row per player per classique tournament with rated games: Elo before, K, games,
@@ -120,22 +123,8 @@ def elo_expected_matches_scores(warehouse: WarehouseResource) -> dg.AssetCheckRe
 
 @dg.multi_asset(
     specs=[
-        dg.AssetSpec(
-            "cote_ranking",
-            deps=["cote_history", "tournaments"],
-            group_name=GROUP,
-            kinds=KINDS,
-            description="End-of-season cote ranking of active players, with their classique "
-            "series (Joker/A/B/C) and number of tournaments.",
-        ),
-        dg.AssetSpec(
-            "classique_series_bars",
-            deps=["cote_history", "tournaments"],
-            group_name=GROUP,
-            kinds=KINDS,
-            description="The classique series bars set on each 1 September from the "
-            "end-of-season cote ranking.",
-        ),
+        table_spec("cote_ranking", deps=["cote_history", "tournaments"], kinds=KINDS),
+        table_spec("classique_series_bars", deps=["cote_history", "tournaments"], kinds=KINDS),
     ],
     pool=WAREHOUSE_POOL,
     can_subset=False,
@@ -163,6 +152,7 @@ def cote_rankings(warehouse: WarehouseResource) -> Iterator[dg.MaterializeResult
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
+    metadata=table_metadata("elo_ranking"),
 )
 def elo_ranking(warehouse: WarehouseResource) -> dg.MaterializeResult:
     """End-of-season Elo ranking of active players, with their classique series (from the

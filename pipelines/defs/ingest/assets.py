@@ -8,27 +8,16 @@ import polars as pl
 from pipelines.ingest.batch import ingest_files, season_fingerprints
 from pipelines.ingest.raw import quarantine, read_raw
 from pipelines.partitions import season_partitions
-from pipelines.reference.seasons import load_season_start
+from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.tables import table_spec
+from transforms.tables import tables_of
 
-TABLE_DESCRIPTIONS = {
-    "ingest_log": "One row per raw export: path, content hash, status (ingested/rejected), "
-    "rows, and for a rejected file the message naming file, row and column.",
-    "tournaments": "One row per tournament with its details and season, in event order.",
-    "players": "One row per player: the latest details written by organisers, and activity.",
-    "results": "One row per player per tournament: rank, series held that day, scores.",
-    "games": "One row per game of classique and DCDL tournaments (empty opponent = bye).",
-    "rating_lists": "The federations' official rating lists used as starting points.",
-    "published_series": "The FFSc national rankings as published (series, potential series).",
-    "season_fingerprints": "A hash per season of the inputs its computations read.",
-}
+INGEST_TABLES = [t.name for t in tables_of("ingest")]
 
 
 def _specs() -> list[dg.AssetSpec]:
-    return [
-        dg.AssetSpec(name, description=text, group_name="ingest", kinds={"duckdb", "polars"})
-        for name, text in TABLE_DESCRIPTIONS.items()
-    ]
+    return [table_spec(name, kinds={"duckdb", "polars"}) for name in INGEST_TABLES]
 
 
 def _checks() -> list[dg.AssetCheckSpec]:
@@ -63,15 +52,14 @@ def ingest(
     """Read every export of the raw folder, reject bad files whole (copied to the
     quarantine folder with the reason) and replace the base tables in one transaction."""
     files = read_raw(warehouse.raw)
-    result = ingest_files(files, season_start=load_season_start(warehouse.reference))
+    calendar = load_calendar(warehouse.reference)
+    result = ingest_files(files, calendar=calendar)
     quarantined = quarantine(result.rejected, files, warehouse.quarantine)
     for path, message in sorted(result.rejected.items()):
         context.log.warning(f"rejected: {message} (copied to {quarantined[path]})")
 
     tables = {"ingest_log": result.log, **result.tables}
-    tables["season_fingerprints"] = season_fingerprints(
-        result.tables, load_season_start(warehouse.reference)
-    )
+    tables["season_fingerprints"] = season_fingerprints(result.tables, calendar)
     warehouse.warehouse.replace_tables(tables)
 
     seasons = tables["season_fingerprints"]["season"].to_list()
@@ -80,7 +68,7 @@ def ingest(
     if new:
         context.instance.add_dynamic_partitions(season_partitions.name, new)
 
-    for name in TABLE_DESCRIPTIONS:
+    for name in INGEST_TABLES:
         frame = tables[name]
         meta: dict[str, object] = {"dagster/row_count": frame.height}
         if name == "ingest_log":

@@ -5,6 +5,7 @@ import dagster as dg
 from pipelines.build import record_season_build
 from pipelines.partitions import SEASON_GROUPS, season_partitions
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.tables import table_metadata
 
 # Every other season-partitioned asset: the record is written once they all succeeded
 # (tests/test_pipeline.py checks that none is missing here).
@@ -27,6 +28,7 @@ SEASON_ASSETS = [
     pool=WAREHOUSE_POOL,
     group_name=SEASON_GROUPS[-1],
     kinds={"duckdb"},
+    metadata=table_metadata("season_builds"),
 )
 def season_build(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `season_builds` the inputs, code and parameters the season was built

@@ -1,16 +1,10 @@
-"""Duplicate series assets (RULES §3), partitioned by season.
+"""Duplicate series assets (docs/rules.md §3), partitioned by season.
 
 Seasons must be built in order: a season reads the previous season's `series_standings`
 (the 1/4 part of the super-série value) and `series_classification` (the series players
-hold when an event's results write none). Each asset replaces only its season's rows.
-
-Rules decided here:
-- a player's series in a season, when results write none: the project's classification of
-  the previous season, else the latest rating list (as_of up to the season's end) that
-  gives one, else series 7;
-- new licensees of a season: players whose `first_tournament_date` falls in the season and
-  who have no duplicate result in it (they make series 7 and count in N);
-- a player's federation: `players.federation`, else the one on their latest result.
+hold when an event's results write none). Each asset reads its inputs, calls the
+transforms of `transforms.series` and `transforms.series_population`, and replaces only
+its season's rows.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the `context` annotation.
@@ -20,21 +14,26 @@ import dagster as dg
 import polars as pl
 
 from pipelines.partitions import season_partitions
-from pipelines.reference.series import load_season_start, load_series_params, load_series_quotas
+from pipelines.reference.seasons import load_calendar
+from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.tables import table_metadata, table_spec
 from pipelines.warehouse import Warehouse
-from transforms.seasons import season_bounds
+from transforms.calendar import previous_season
 from transforms.series import (
     classify_season,
-    ordered_events,
-    previous_season,
     provisional_changes,
     quota_check,
-    season_series_from_classification,
     season_standings,
 )
 from transforms.series import (
     duplicate_event_scores as compute_event_scores,
+)
+from transforms.series_population import (
+    new_licensees,
+    player_federations,
+    season_series,
+    series_held,
 )
 
 GROUP = "series"
@@ -50,73 +49,34 @@ def _events(wh: Warehouse, season: str) -> pl.DataFrame:
 
 
 def _results(wh: Warehouse, season: str) -> pl.DataFrame:
+    """The season's duplicate results, with each event's end date."""
     return wh.read(
-        "SELECT r.tournament_id, r.player_id, r.rank, r.series, r.federation "
+        "SELECT r.tournament_id, r.player_id, r.rank, r.series, r.federation, t.end_date "
         "FROM results r JOIN tournaments t USING (tournament_id) "
         "WHERE t.season = ? AND t.discipline = 'duplicate'",
         [season],
     )
 
 
+def _season_rows(wh: Warehouse, name: str, season: str) -> pl.DataFrame:
+    """A season-partitioned table's rows of `season` (none before its first build)."""
+    if name not in wh.tables():
+        return wh.empty(name)
+    return wh.read(f'SELECT * FROM "{name}" WHERE season = ?', [season])
+
+
 def _season_series(wh: Warehouse, season: str, warehouse: WarehouseResource) -> pl.DataFrame:
-    """`season, player_id, series` held during the season: previous classification, else
-    the latest rating list up to the season's end."""
-    tables = set(wh.tables())
-    empty = pl.DataFrame(schema={"season": pl.String, "player_id": pl.String, "series": pl.String})
-    computed = empty
-    if "series_classification" in tables:
-        rows = wh.read(
-            "SELECT * FROM series_classification WHERE season = ?", [previous_season(season)]
-        )
-        if rows.height:
-            computed = season_series_from_classification(rows)
-    listed = empty
-    if "rating_lists" in tables:
-        month, day = load_season_start(warehouse.reference)
-        _, end = season_bounds(season, month, day)
-        listed = wh.read(
-            "SELECT ? AS season, player_id, arg_max(series, as_of) AS series "
-            "FROM rating_lists WHERE series IS NOT NULL AND as_of <= ? GROUP BY player_id",
-            [season, end],
-        )
-    return pl.concat([computed, listed.select(empty.columns).cast(pl.String)]).unique(
-        ["season", "player_id"], keep="first", maintain_order=True
-    )
-
-
-def _federations(wh: Warehouse, season: str) -> pl.DataFrame:
-    """`player_id, federation` of the season's players: players table, else latest result."""
-    return wh.read(
-        "WITH latest AS ("
-        "  SELECT r.player_id, arg_max(r.federation, t.end_date) AS federation "
-        "  FROM results r JOIN tournaments t USING (tournament_id) "
-        "  WHERE t.season = ? AND t.discipline = 'duplicate' GROUP BY r.player_id) "
-        "SELECT l.player_id, coalesce(p.federation, l.federation) AS federation "
-        "FROM latest l LEFT JOIN players p USING (player_id)",
-        [season],
+    return season_series(
+        season,
+        _season_rows(wh, "series_classification", previous_season(season)),
+        wh.table("rating_lists"),
+        load_calendar(warehouse.reference).end(season),
     )
 
 
 def _new_licensees(wh: Warehouse, season: str, warehouse: WarehouseResource) -> pl.DataFrame:
-    """Players whose first tournament falls in the season, with no duplicate result in it."""
-    month, day = load_season_start(warehouse.reference)
-    start, end = season_bounds(season, month, day)
-    return wh.read(
-        "SELECT p.player_id, p.federation FROM players p "
-        "WHERE p.first_tournament_date BETWEEN ? AND ? AND NOT EXISTS ("
-        "  SELECT 1 FROM results r JOIN tournaments t USING (tournament_id) "
-        "  WHERE r.player_id = p.player_id AND t.season = ? AND t.discipline = 'duplicate')",
-        [start, end, season],
-    )
-
-
-def _previous_standings(wh: Warehouse, season: str) -> pl.DataFrame | None:
-    if "series_standings" not in wh.tables():
-        return None
-    return wh.read(
-        "SELECT player_id, super_serie_season FROM series_standings WHERE season = ?",
-        [previous_season(season)],
-    )
+    start, end = load_calendar(warehouse.reference).bounds(season)
+    return new_licensees(wh.table("players"), _results(wh, season), start, end)
 
 
 @dg.asset(
@@ -125,6 +85,7 @@ def _previous_standings(wh: Warehouse, season: str) -> pl.DataFrame | None:
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
+    metadata=table_metadata("duplicate_event_scores"),
 )
 def duplicate_event_scores(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
@@ -153,6 +114,7 @@ def duplicate_event_scores(
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
+    metadata=table_metadata("series_standings"),
 )
 def series_standings(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
@@ -162,14 +124,12 @@ def series_standings(
     order)."""
     season = context.partition_key
     wh = warehouse.warehouse
-    params = load_series_params(warehouse.reference)
-    scores = wh.read("SELECT * FROM duplicate_event_scores WHERE season = ?", [season])
     standings = season_standings(
-        scores,
+        _season_rows(wh, "duplicate_event_scores", season),
         _events(wh, season),
-        params,
-        federations=_federations(wh, season),
-        previous=_previous_standings(wh, season),
+        load_series_params(warehouse.reference),
+        federations=player_federations(wh.table("players"), _results(wh, season)),
+        previous=_season_rows(wh, "series_standings", previous_season(season)),
     )
     wh.replace_partition("series_standings", standings, "season", season)
     return dg.MaterializeResult(metadata={"players": standings.height})
@@ -177,39 +137,18 @@ def series_standings(
 
 @dg.multi_asset(
     specs=[
-        dg.AssetSpec(
+        table_spec(
             "series_classification",
             deps=["series_standings", "duplicate_event_scores", "players", "results"],
-            description="End-of-season series for the next season (barres d'accès cascade), "
-            "sub-series and super-série.",
-            group_name=GROUP,
             kinds=KINDS,
         ),
-        dg.AssetSpec(
-            "series_bars",
-            deps=["series_standings"],
-            description="Barres d'accès: value of the last admitted player per series and "
-            "sub-series, with admitted counts and targets.",
-            group_name=GROUP,
-            kinds=KINDS,
+        table_spec("series_bars", deps=["series_standings"], kinds=KINDS),
+        table_spec(
+            "series_movements", deps=["series_standings", "duplicate_event_scores"], kinds=KINDS
         ),
-        dg.AssetSpec(
-            "series_movements",
-            deps=["series_standings", "duplicate_event_scores"],
-            description="Promoted, relegated, unchanged or new, per player.",
-            group_name=GROUP,
-            kinds=KINDS,
-        ),
-        dg.AssetSpec(
+        table_spec(
             "series_provisional",
             deps=["duplicate_event_scores", "tournaments", "players"],
-            description="Provisional series after each event of the season, stored as "
-            "changes: a player's row after an event only when their series or criterion value "
-            "differs from their row after the previous event (or it is their first "
-            "appearance; a null series = left the classification). The full classification "
-            "after event E is each player's latest row up to E in RULES §0 event order: "
-            "`transforms.series.provisional_as_of`.",
-            group_name=GROUP,
             kinds=KINDS,
         ),
     ],
@@ -232,22 +171,11 @@ def series_classification(
     wh = warehouse.warehouse
     params = load_series_params(warehouse.reference)
     quotas = load_series_quotas(warehouse.reference)
-    standings = wh.read("SELECT * FROM series_standings WHERE season = ?", [season])
-    scores = wh.read("SELECT * FROM duplicate_event_scores WHERE season = ?", [season])
+    standings = _season_rows(wh, "series_standings", season)
+    scores = _season_rows(wh, "duplicate_event_scores", season)
     events = _events(wh, season)
     new = _new_licensees(wh, season, warehouse)
-
-    order = ordered_events(events).select("tournament_id").with_row_index("_order")
-    held_in_events = (
-        scores.filter(pl.col("series_source") != "default")
-        .join(order, on="tournament_id")
-        .sort("_order")
-        .group_by("player_id")
-        .agg(pl.col("series").last())
-    )
-    held = pl.concat(
-        [held_in_events, _season_series(wh, season, warehouse).select("player_id", "series")]
-    ).unique("player_id", keep="first", maintain_order=True)
+    held = series_held(scores, events, _season_series(wh, season, warehouse))
 
     result = classify_season(
         standings, new.with_columns(pl.lit(season).alias("season")), quotas, params, held

@@ -11,21 +11,14 @@ import dagster as dg
 import polars as pl
 
 from pipelines.partitions import season_partitions
-from pipelines.reference.series import load_season_start, load_series_params, load_series_quotas
+from pipelines.reference.seasons import load_calendar
+from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from transforms.seasons import season_bounds
-from transforms.series_comparison import COLUMNS, agreement_summary, compare_series
+from pipelines.tables import table_metadata
+from transforms.series_comparison import agreement_summary, compare_series
 
 GROUP = "series"
 TABLE = "series_comparison"
-CLASSIFICATION_COLUMNS = {
-    "season": pl.String,
-    "player_id": pl.String,
-    "series": pl.String,
-    "subseries": pl.String,
-    "super_serie": pl.Boolean,
-    "federation": pl.String,
-}
 
 
 @dg.asset(
@@ -34,6 +27,7 @@ CLASSIFICATION_COLUMNS = {
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds={"duckdb", "polars"},
+    metadata=table_metadata(TABLE),
 )
 def series_comparison(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
@@ -43,8 +37,8 @@ def series_comparison(
     steps (French players of either side; the other side null when absent)."""
     season = context.partition_key
     wh = warehouse.warehouse
-    month, day = load_season_start(warehouse.reference)
-    start, end = season_bounds(season, month, day)
+    calendar = load_calendar(warehouse.reference)
+    start, end = calendar.bounds(season)
     tables = set(wh.tables())
     published = (
         wh.read("SELECT * FROM published_series WHERE as_of BETWEEN ? AND ?", [start, end])
@@ -54,12 +48,12 @@ def series_comparison(
     if published.height == 0:
         # nothing to compare: the season's earlier rows (if any) are removed
         context.log.info(f"{season}: no published FFSc ranking in the season")
-        wh.replace_partition(TABLE, pl.DataFrame(schema=COLUMNS), "season", season)
+        wh.replace_partition(TABLE, wh.empty(TABLE), "season", season)
         return dg.MaterializeResult(metadata={"rows": 0, "lists": 0, "agreements": 0})
     classification = (
         wh.read("SELECT * FROM series_classification WHERE season = ?", [season])
         if "series_classification" in tables
-        else pl.DataFrame(schema=CLASSIFICATION_COLUMNS)
+        else wh.empty("series_classification")
     )
     names = (
         wh.read("SELECT player_id, last_name, first_name FROM players")
@@ -73,9 +67,8 @@ def series_comparison(
         classification,
         params.federation_aliases,
         quotas.federations(),
+        calendar=calendar,
         names=names,
-        start_month=month,
-        start_day=day,
     )
     wh.replace_partition(TABLE, frame, "season", season)
     overall = agreement_summary(frame).filter(pl.col("scope") == "overall").row(0, named=True)

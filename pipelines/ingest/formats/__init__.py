@@ -12,7 +12,7 @@ left to the common validator; a file that cannot be read at all raises `ExportEr
 - `ffsc`: the French federation's national ranking export (`place;joueur;licence;...`).
 
 This module holds what the three share: decoding, line splitting, frame building, player
-keys and ranking.
+keys.
 """
 
 from __future__ import annotations
@@ -93,18 +93,6 @@ def number_text(value: float | int) -> str:
     if isinstance(value, float) and not value.is_integer():
         return repr(value)
     return str(int(value))
-
-
-def competition_ranks(keys: Sequence[tuple[float, ...]]) -> list[int]:
-    """Ranks, best (largest key) first; equal keys share the best place (1, 2, 2, 4)."""
-    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
-    ranks = [0] * len(keys)
-    for position, index in enumerate(order):
-        if position and keys[index] == keys[order[position - 1]]:
-            ranks[index] = ranks[order[position - 1]]
-        else:
-            ranks[index] = position + 1
-    return ranks
 
 
 def string_frame(

@@ -43,7 +43,6 @@ import polars as pl
 from pipelines.ingest.errors import ExportError
 from pipelines.ingest.formats import (
     ENGLISH_LANGUAGE_CATEGORY,
-    competition_ranks,
     decode_text,
     number_text,
     player_key,
@@ -52,6 +51,7 @@ from pipelines.ingest.formats import (
     string_frame,
 )
 from pipelines.ingest.schema import GAMES, RATING_LIST, RESULTS
+from transforms.ranking import competition_ranks
 
 END_LINE = "*** END OF FILE ***"
 ID_PREFIX = "WESPA:"
@@ -339,8 +339,7 @@ def _division_results(
                 other = division.players[game.opponent - 1].rounds[number - 1]
                 spread += game.score - other.score
         spreads.append(spread)
-    keys = [(w, float(s)) if event.has_scores else (w,) for w, s in zip(wins, spreads, strict=True)]
-    ranks = competition_ranks(keys)
+    ranks = competition_ranks(wins, spreads) if event.has_scores else competition_ranks(wins)
     rounds = max(len(p.rounds) for p in division.players)
     rows: list[dict[str, str | None]] = []
     for index, player in enumerate(division.players):

@@ -42,7 +42,6 @@ import polars as pl
 from pipelines.ingest.errors import ExportError
 from pipelines.ingest.formats import (
     ENGLISH_LANGUAGE_CATEGORY,
-    competition_ranks,
     decode_text,
     number_text,
     player_key,
@@ -51,6 +50,7 @@ from pipelines.ingest.formats import (
     string_frame,
 )
 from pipelines.ingest.schema import GAMES, RATING_LIST, RESULTS
+from transforms.ranking import competition_ranks
 
 ID_PREFIX = "TSH:"
 
@@ -146,7 +146,7 @@ def parse_tsh(data: bytes, name: str, config: bytes | None) -> dict[str, pl.Data
             spread += margin
         wins.append(won)
         spreads.append(spread)
-    ranks = competition_ranks([(w, float(s)) for w, s in zip(wins, spreads, strict=True)])
+    ranks = competition_ranks(wins, spreads)
     rounds = max(len(p.opponents) for p in players)
     results = []
     for index, player in enumerate(players):

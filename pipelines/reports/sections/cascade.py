@@ -8,32 +8,13 @@ from collections.abc import Sequence
 import polars as pl
 
 from pipelines.reports.charts import PALETTE, axis, base_layout
-from pipelines.reports.data import ReportData, series_sort_key
+from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_number, player_link, table, tag
+from pipelines.reports.labels import CRITERIA, MOVEMENTS, series_label, series_sort_key
 from pipelines.reports.section import Chart, Fragment, Section
 
 KEY = "cascade"
-MOVEMENTS = {
-    "promoted": ("Promus", PALETTE[2]),
-    "relegated": ("Relégués", PALETTE[3]),
-    "unchanged": ("Maintenus", "#9aa3b2"),
-    "new": ("Nouveaux", PALETTE[0]),
-}
-CRITERIA = {
-    "pct_n1": "%N1",
-    "pct_n2": "%N2",
-    "pct_n3": "%N3",
-    "pct_n4": "%N4",
-    "pc": "PC",
-    "super_serie_pct": "% super-série",
-}
 OTHERS = "*"
-
-
-def series_label(series: str | None) -> str:
-    if series is None:
-        return "—"
-    return "Super-série" if series == "SS" else f"Série {series}"
 
 
 def _bar_value(criterion: str | None, bar: float | None) -> str | None:

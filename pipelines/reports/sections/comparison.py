@@ -21,12 +21,10 @@ from pipelines.reports.html import (
     table,
     tag,
 )
+from pipelines.reports.labels import series_label
 from pipelines.reports.section import Chart, Fragment, Section
-from transforms.series_comparison import (
-    SERIES_LEVELS,
-    agreement_summary,
-    confusion_matrix,
-)
+from transforms.series_comparison import agreement_summary, confusion_matrix
+from transforms.series_labels import SERIES_ORDER
 
 KEY = "comparison"
 ABSENT = "Absent"
@@ -37,9 +35,7 @@ AGREEMENT_LINE = PALETTE[2]
 
 def level_label(level: str | None) -> str:
     """`SS` → Super-série, `5` → Série 5, null → Absent."""
-    if level is None:
-        return ABSENT
-    return "Super-série" if level == "SS" else f"Série {level}"
+    return ABSENT if level is None else series_label(level)
 
 
 def _short(level: str | None) -> str:
@@ -53,8 +49,8 @@ def _percent(rate: float | None) -> str:
 def _levels(matrix: pl.DataFrame) -> list[str | None]:
     """Levels present on either side, best first, `None` (absent) last when present."""
     present = set(matrix["published"].to_list()) | set(matrix["computed"].to_list())
-    ordered: list[str | None] = [s for s in SERIES_LEVELS if s in present]
-    ordered += sorted(s for s in present if s is not None and s not in SERIES_LEVELS)
+    ordered: list[str | None] = [s for s in SERIES_ORDER if s in present]
+    ordered += sorted(s for s in present if s is not None and s not in SERIES_ORDER)
     if None in present:
         ordered.append(None)
     return ordered

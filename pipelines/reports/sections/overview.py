@@ -8,9 +8,8 @@ import polars as pl
 
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, definition_list, fmt_date, fmt_number, table
+from pipelines.reports.labels import DISCIPLINES
 from pipelines.reports.section import Fragment, Section
-
-DISCIPLINES = {"duplicate": "Duplicate", "classique": "Classique", "dcdl": "DCDL"}
 
 
 def render(data: ReportData, season: str) -> Sequence[Fragment]:
