@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test lint dev setup system-deps clean
+.PHONY: build test test-fast lint docs dev setup system-deps clean
 
 setup: $(STAMP) system-deps
 
@@ -26,8 +26,18 @@ build: setup
 test: setup
 	$(BIN)/pytest
 
+# Developers: the suite without whole builds, browsers and printing (seconds, not minutes)
+test-fast: $(STAMP)
+	$(BIN)/pytest -m "not slow"
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# The tables part of docs/warehouse.md, from the table registry (transforms/tables)
+docs: $(STAMP)
+	$(BIN)/python -m pipelines.tables docs/warehouse.md
 
 dev: setup
 	$(BIN)/classement dev

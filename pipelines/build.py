@@ -79,7 +79,7 @@ def _progress_logger(emit: Printer) -> dg.LoggerDefinition:
     return progress
 
 
-_QUIET = {"loggers": {"progress": {}}}
+_QUIET: dict[str, dict[str, dict[str, object]]] = {"loggers": {"progress": {}}}
 
 
 def _definitions() -> dg.Definitions:
@@ -118,9 +118,12 @@ def _build_key(input_fingerprint: str, code: str) -> str:
     return hashlib.sha256(f"{input_fingerprint}:{code}".encode()).hexdigest()
 
 
-def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str]:
+def stale_seasons(
+    warehouse: Warehouse, reports: Path | None = None, *, pdf: bool = False
+) -> list[str]:
     """Seasons to build, in order: their inputs, the code or the rule parameters changed
-    since they were last built, or (given the reports folder) their report is missing."""
+    since they were last built, or (given the reports folder) their report — and with
+    `pdf` its printed version — is missing."""
     tables = set(warehouse.tables())
     if "season_fingerprints" not in tables:
         return []
@@ -131,10 +134,19 @@ def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str
     code = code_fingerprint()
     stale = []
     for season, fingerprint in current.iter_rows():
-        missing_report = reports is not None and not (reports / season / "index.html").exists()
+        missing_report = reports is not None and not all(
+            path.exists() for path in _season_outputs(reports, season, pdf=pdf)
+        )
         if built.get(season) != _build_key(fingerprint, code) or missing_report:
             stale.append(season)
     return stale
+
+
+def _season_outputs(reports: Path, season: str, *, pdf: bool) -> list[Path]:
+    from pipelines.reports.season import pdf_path, report_path
+
+    paths = [report_path(reports, season)]
+    return [*paths, pdf_path(reports, season)] if pdf else paths
 
 
 def record_season_build(warehouse: Warehouse, season: str) -> None:
@@ -147,6 +159,15 @@ def record_season_build(warehouse: Warehouse, season: str) -> None:
     warehouse.replace_partition("season_builds", built, "season", season)
 
 
+PDF_ASSET = "season_report_pdf"
+
+
+def _without(job: dg.JobDefinition, name: str) -> list[dg.AssetKey]:
+    """The job's assets but one."""
+    keys = job.asset_layer.selected_asset_keys
+    return sorted(k for k in keys if k != dg.AssetKey(name))
+
+
 def run_build(
     raw_dir: Path,
     warehouse_path: Path,
@@ -154,8 +175,10 @@ def run_build(
     *,
     emit: Printer = print,
     instance: dg.DagsterInstance | None = None,
+    pdf: bool = True,
 ) -> BuildSummary:
-    """Ingest `raw_dir` and materialise every asset; swap the warehouse in on success."""
+    """Ingest `raw_dir` and materialise every asset; swap the warehouse in on success.
+    Without `pdf`, the season reports are not printed (`season_report_pdf` is skipped)."""
     started = time.perf_counter()
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"raw folder {raw_dir} does not exist")
@@ -183,12 +206,16 @@ def run_build(
         defs.resolve_job_def("build_ratings").execute_in_process(
             instance=instance, run_config=_QUIET
         )
-        seasons = stale_seasons(resource.warehouse)
+        seasons = stale_seasons(resource.warehouse, reports_dir, pdf=pdf)
         season_job = defs.resolve_job_def("build_season")
+        selection = None if pdf else _without(season_job, PDF_ASSET)
         for season in seasons:
             emit(f"Season {season} …")
             season_job.execute_in_process(
-                instance=instance, partition_key=season, run_config=_QUIET
+                instance=instance,
+                partition_key=season,
+                run_config=_QUIET,
+                asset_selection=selection,
             )
             record_season_build(resource.warehouse, season)
         site_job = defs.resolve_job_def("build_site")

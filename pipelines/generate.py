@@ -1289,11 +1289,8 @@ class Simulator:
         games = {
             "tournament_id": tid,
             "round": raw_games["round"],
-            "player_id": [licences[i] for i in raw_games["a"]],  # type: ignore[index]
-            "opponent_id": [
-                None if i is None else licences[i]  # type: ignore[index]
-                for i in raw_games["b"]
-            ],
+            "player_id": [licences[i] for i in raw_games["a"]],
+            "opponent_id": [None if i is None else licences[i] for i in raw_games["b"]],
             "player_score": raw_games["sa"],
             "opponent_score": raw_games["sb"],
         }
@@ -1487,7 +1484,7 @@ def write_xlsx(
                 elif isinstance(value, str):
                     sheet.write_string(i, j, value)
                 else:
-                    sheet.write_number(i, j, value)  # type: ignore[arg-type]
+                    sheet.write_number(i, j, value)
     workbook.close()
     return path.stat().st_size
 

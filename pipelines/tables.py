@@ -97,3 +97,10 @@ def write_warehouse_doc(path: Path) -> bool:
     if new != text:
         path.write_text(new, encoding="utf-8")
     return new != text
+
+
+if __name__ == "__main__":  # `make docs`
+    import sys
+
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/warehouse.md")
+    print(f"{target}: {'updated' if write_warehouse_doc(target) else 'up to date'}")

@@ -7,8 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipelines.build import run_build
 from pipelines.reference.seasons import load_calendar
-from pipelines.resources import REFERENCE_DIR, WarehouseResource
+from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
 from transforms.tables import table
 
 CALENDAR = load_calendar(REFERENCE_DIR)
@@ -102,3 +103,67 @@ def resource(tmp_path: Path, raw: Path) -> WarehouseResource:
         warehouse_path=str(tmp_path / "out" / "warehouse.duckdb"),
         reports_dir=str(tmp_path / "out" / "reports"),
     )
+
+
+# ---------------------------------------------------------------------------- builds
+# Whole builds are the slow part of the suite: each is made once per test session and shared.
+
+SAMPLE = PROJECT_ROOT / "data" / "sample"
+SEASON = "2023-2024"
+EVIL = "<script>alert(1)</script>"
+EVIL_FIRST = "</script><img src=x onerror=alert(2)>"
+EVIL_EVENT = 'Open <b>&amp; "Vichy"</b></script>'
+
+
+def write_evil_raw(folder: Path) -> Path:
+    """A tiny raw folder whose player and tournament names try to inject markup."""
+    season = folder / SEASON
+    season.mkdir(parents=True)
+    players = [
+        ("100", EVIL, EVIL_FIRST, 1),
+        ("101", "Martin", "Hélène", 2),
+        ("102", "Durand", "Luc", 3),
+        ("103", "Lefèvre", "Anne", 4),
+    ]
+    (season / "C1.csv").write_text(results_csv("C1", players, name=EVIL_EVENT), encoding="utf-8")
+    (season / "C1_games.csv").write_text(games_csv("C1", C1_GAMES), encoding="utf-8")
+    (season / "C2.csv").write_text(
+        results_csv("C2", players[::-1], date="2024-03-10", name="Coupe de Lyon"),
+        encoding="utf-8",
+    )
+    duplicate = (
+        "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,"
+        "rank,series,score,top_total\n"
+        f"D1,{EVIL_EVENT},duplicate,2024-02-11,100,{EVIL},{EVIL_FIRST},2,3,912,1000\n"
+        f"D1,{EVIL_EVENT},duplicate,2024-02-11,104,Gérard,Zoé,1,2,950,1000\n"
+        f"D1,{EVIL_EVENT},duplicate,2024-02-11,101,Martin,Hélène,3,5,700,1000\n"
+    )
+    (season / "D1.csv").write_text(duplicate, encoding="utf-8")
+    (folder / "liste_2023-08-31.csv").write_text(
+        "player_id,as_of,cote,elo,elo_games,series\n100,2023-08-31,1800,1650,40,3\n"
+        "101,2023-08-31,1500,1500,0,5\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of a build of the bundled sample (`w.duckdb`, `reports/` with the PDFs),
+    built once per session and shared by the report, browser, PDF and notebook tests."""
+    if not any(SAMPLE.glob("*/*.csv")):
+        pytest.fail("data/sample/ holds no export")
+    root = tmp_path_factory.mktemp("sample-site")
+    run_build(SAMPLE, root / "w.duckdb", root / "reports", emit=lambda _: None)
+    return root
+
+
+@pytest.fixture(scope="session")
+def evil_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of a build of `write_evil_raw` (no PDF), built once per session."""
+    root = tmp_path_factory.mktemp("evil")
+    raw = write_evil_raw(root / "raw")
+    summary = run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
+    assert summary.rejected == [], summary.rejected
+    assert summary.seasons_built == [SEASON]
+    return root

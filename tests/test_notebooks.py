@@ -15,14 +15,15 @@ import polars as pl
 import pytest
 
 from pipelines.resources import PROJECT_ROOT
-from tests.test_reports import sample_site
+
+pytestmark = pytest.mark.slow
 
 NOTEBOOKS = PROJECT_ROOT / "notebooks"
 
 
 @pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_site(tmp_path_factory) / "w.duckdb"
+def warehouse(sample_site: Path) -> Path:
+    return sample_site / "w.duckdb"
 
 
 def _load(name: str) -> ModuleType:

@@ -1,8 +1,4 @@
-"""Season reports and site pages: escaping, determinism, one plotly.js, every section.
-
-Also holds `sample_site`, the build of `data/sample/` shared (once per session) by the
-browser, PDF and notebook tests.
-"""
+"""Season reports and site pages: escaping, determinism, one plotly.js, every section."""
 
 from __future__ import annotations
 
@@ -12,7 +8,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import dagster as dg
-import pytest
 from plotly.offline import get_plotlyjs
 
 from pipelines.build import run_build
@@ -21,80 +16,9 @@ from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename, safe_json
 from pipelines.reports.season import render_season_report
 from pipelines.reports.sections import discover
-from pipelines.resources import PROJECT_ROOT, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import C1_GAMES, games_csv, results_csv
-
-SEASON = "2023-2024"
-EVIL = "<script>alert(1)</script>"
-EVIL_FIRST = "</script><img src=x onerror=alert(2)>"
-EVIL_EVENT = 'Open <b>&amp; "Vichy"</b></script>'
-SAMPLE = PROJECT_ROOT / "data" / "sample"
-
-_SAMPLE_SITE: dict[str, Path] = {}
-
-
-def sample_site(factory: pytest.TempPathFactory) -> Path:
-    """The folder of a build of the bundled sample (`w.duckdb`, `reports/`), built once."""
-    if "root" not in _SAMPLE_SITE:
-        if not any(SAMPLE.glob("*/*.csv")):
-            pytest.skip("data/sample/ holds no export")
-        root = factory.mktemp("sample-site")
-        run_build(SAMPLE, root / "w.duckdb", root / "reports", emit=lambda _: None)
-        _SAMPLE_SITE["root"] = root
-    return _SAMPLE_SITE["root"]
-
-
-def write_evil_raw(folder: Path) -> Path:
-    """A tiny raw folder whose player and tournament names try to inject markup."""
-    season = folder / SEASON
-    season.mkdir(parents=True)
-    players = [
-        ("100", EVIL, EVIL_FIRST, 1),
-        ("101", "Martin", "Hélène", 2),
-        ("102", "Durand", "Luc", 3),
-        ("103", "Lefèvre", "Anne", 4),
-    ]
-    (season / "C1.csv").write_text(results_csv("C1", players, name=EVIL_EVENT), encoding="utf-8")
-    (season / "C1_games.csv").write_text(
-        games_csv("C1", C1_GAMES),
-        encoding="utf-8",
-    )
-    (season / "C2.csv").write_text(
-        results_csv("C2", players[::-1], date="2024-03-10", name="Coupe de Lyon"),
-        encoding="utf-8",
-    )
-    duplicate = (
-        "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,"
-        "rank,series,score,top_total\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,100,{EVIL},{EVIL_FIRST},2,3,912,1000\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,104,Gérard,Zoé,1,2,950,1000\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,101,Martin,Hélène,3,5,700,1000\n"
-    )
-    (season / "D1.csv").write_text(duplicate, encoding="utf-8")
-    (folder / "liste_2023-08-31.csv").write_text(
-        "player_id,as_of,cote,elo,elo_games,series\n100,2023-08-31,1800,1650,40,3\n"
-        "101,2023-08-31,1500,1500,0,5\n",
-        encoding="utf-8",
-    )
-    return folder
-
-
-def evil_build(factory: pytest.TempPathFactory) -> Path:
-    """The folder of a build of `write_evil_raw` (`w.duckdb`, `reports/`), built once."""
-    if "evil" not in _SAMPLE_SITE:
-        root = factory.mktemp("evil")
-        raw = write_evil_raw(root / "raw")
-        summary = run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None)
-        assert summary.rejected == [], summary.rejected
-        assert summary.seasons_built == [SEASON]
-        _SAMPLE_SITE["evil"] = root
-    return _SAMPLE_SITE["evil"]
-
-
-@pytest.fixture(scope="module")
-def evil_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return evil_build(tmp_path_factory)
+from tests.conftest import EVIL, EVIL_EVENT, EVIL_FIRST, SEASON, write_evil_raw
 
 
 class _Scan(HTMLParser):
@@ -248,7 +172,11 @@ def test_same_warehouse_same_bytes(evil_site: Path, tmp_path: Path) -> None:
     """A second build of the same exports writes byte-identical pages."""
     again = tmp_path / "again"
     run_build(
-        write_evil_raw(tmp_path / "raw"), again / "w.duckdb", again / "reports", emit=lambda _: None
+        write_evil_raw(tmp_path / "raw"),
+        again / "w.duckdb",
+        again / "reports",
+        emit=lambda _: None,
+        pdf=False,
     )
     first = evil_site / "reports"
     pages = sorted(p.relative_to(first) for p in first.rglob("*.html"))

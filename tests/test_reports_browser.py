@@ -7,16 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright import sync_api
 
 from pipelines.reports.html import player_filename
-from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS
-from tests.test_reports import EVIL, SEASON, evil_build, sample_site
+from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
+from tests.conftest import EVIL, SEASON
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian chromium missing: run scripts/system-deps.sh"
-)
+# Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
+pytestmark = pytest.mark.slow
 
 # Per plot div: its main svg, and the traces actually drawn (lines/markers or bars).
 CHART_STATE = """() => Array.from(document.querySelectorAll('.plot')).map(div => ({
@@ -29,20 +27,20 @@ CHART_STATE = """() => Array.from(document.querySelectorAll('.plot')).map(div =>
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_site(tmp_path_factory) / "reports"
+def sample(sample_site: Path) -> Path:
+    return sample_site / "reports"
 
 
 @pytest.fixture(scope="module")
-def evil(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return evil_build(tmp_path_factory) / "reports"
+def evil(evil_site: Path) -> Path:
+    return evil_site / "reports"
 
 
 @pytest.fixture(scope="module")
 def browser(sample: Path, evil: Path) -> Iterator[object]:
     """One Chromium for the module, started once the sites are built."""
     with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
         yield chromium
         chromium.close()
 

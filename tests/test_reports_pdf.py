@@ -4,7 +4,6 @@ page (pixels of the rendered page, not just its text)."""
 from __future__ import annotations
 
 import re
-import shutil
 import struct
 import subprocess
 import zlib
@@ -18,12 +17,9 @@ from pipelines.reports.page import page
 from pipelines.reports.pdf import print_pdf
 from pipelines.reports.section import Chart, chart_html
 from pipelines.reports.sections import discover
-from tests.test_reports import sample_site
 
-pytestmark = pytest.mark.skipif(
-    not (Path("/usr/bin/chromium").exists() and shutil.which("pdftoppm")),
-    reason="chromium or poppler-utils missing: run scripts/system-deps.sh",
-)
+# PDF tests never skip: without Chromium and poppler-utils (scripts/system-deps.sh) they fail.
+pytestmark = pytest.mark.slow
 DPI = 50
 PX_TO_PT = 0.75  # a CSS pixel is 1/96 in, a PDF point 1/72 in (printed at scale 1)
 
@@ -158,8 +154,8 @@ def _check_charts_drawn(pdf: Path, html: str, out: Path) -> list[tuple[int, int,
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_site(tmp_path_factory) / "reports"
+def sample(sample_site: Path) -> Path:
+    return sample_site / "reports"
 
 
 def test_pdf_holds_every_section_and_drawn_charts(sample: Path, tmp_path: Path) -> None:

@@ -6,10 +6,13 @@ import shutil
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from pipelines.build import run_build
 from pipelines.generate import GenerateConfig, generate
 from pipelines.warehouse import Warehouse
+
+pytestmark = pytest.mark.slow
 
 SEASON_TABLES = [
     "duplicate_event_scores",
@@ -35,16 +38,16 @@ def test_a_new_season_builds_alone(tmp_path: Path) -> None:
     shutil.move(raw / "2025-2026", held_back)
     warehouse = tmp_path / "w.duckdb"
 
-    first = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None)
+    first = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None, pdf=False)
     assert first.seasons_built == ["2023-2024", "2024-2025"]
     before = {s: _season_rows(warehouse, s) for s in first.seasons_built}
     assert all(f.height for f in before["2024-2025"].values())
 
-    unchanged = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None)
+    unchanged = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None, pdf=False)
     assert unchanged.seasons_built == []
 
     shutil.move(held_back, raw / "2025-2026")
-    second = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None)
+    second = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None, pdf=False)
     assert second.seasons_built == ["2025-2026"]
     for season, tables in before.items():
         after = _season_rows(warehouse, season)

@@ -97,10 +97,9 @@ def _norm_category(value: object) -> str | None:
 def tournament_params(tournament: Mapping[str, Any], params: CoteParams) -> TournamentParams:
     """M_B, PJmin and PJmax of a tournament: stated on its row, else from the category table."""
     stated = {k: tournament.get(k) for k in ("bonus_m", "pj_min", "pj_max")}
-    if all(v is not None for v in stated.values()):
-        return TournamentParams(
-            int(stated["bonus_m"]), int(stated["pj_min"]), int(stated["pj_max"])
-        )
+    bonus_m, pj_min, pj_max = stated.values()
+    if bonus_m is not None and pj_min is not None and pj_max is not None:
+        return TournamentParams(int(bonus_m), int(pj_min), int(pj_max))
     category = _norm_category(tournament.get("category"))
     rows = [c for c in params.categories if _norm_category(c.category) == category]
     if not rows:

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipelines.resources import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "build",
         help="ingest the raw exports and compute every rating and classification",
@@ -19,6 +19,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("--raw", type=Path, default=DEFAULT_RAW_DIR, help="raw exports folder")
     parser.add_argument("--warehouse", type=Path, default=DEFAULT_WAREHOUSE, help="DuckDB file")
     parser.add_argument("--reports", type=Path, default=DEFAULT_REPORTS_DIR, help="reports folder")
+    parser.add_argument(
+        "--no-pdf", action="store_true", help="do not print the season reports to PDF"
+    )
     parser.set_defaults(func=run)
 
 
@@ -26,7 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from pipelines.build import print_summary, run_build
 
     try:
-        summary = run_build(args.raw.resolve(), args.warehouse.resolve(), args.reports.resolve())
+        summary = run_build(
+            args.raw.resolve(),
+            args.warehouse.resolve(),
+            args.reports.resolve(),
+            pdf=not args.no_pdf,
+        )
     except Exception as err:  # the previous warehouse is intact: say so and why
         print(f"\nBuild failed, the previous warehouse is unchanged: {err}", file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ def dagster_home(root: Path = PROJECT_ROOT) -> Path:
     return home
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "dev",
         help="start the Dagster UI and daemon on the project",

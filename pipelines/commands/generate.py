@@ -14,7 +14,7 @@ _SEASON_DIR = re.compile(r"^\d{4}-\d{4}$")
 _RATING_LIST = re.compile(r"^rating_list_\d{4}-\d{2}-\d{2}\.csv$")
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "generate",
         help="write a seeded, simulated sample of federation exports",

@@ -192,7 +192,7 @@ class _PlayerData:
 def _by_player(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
     if frame.height == 0:
         return {}
-    return {k[0]: v for k, v in frame.partition_by("player_id", as_dict=True).items()}  # type: ignore[misc]
+    return {k[0]: v for k, v in frame.partition_by("player_id", as_dict=True).items()}
 
 
 def _load(data: ReportData) -> _PlayerData:
@@ -344,7 +344,7 @@ def _series_table(pid: str, d: _PlayerData) -> Html | None:
                 series_label(move.get("previous_series")),
                 series_label("SS" if r["super_serie"] else r["series"]),
                 r["subseries"],
-                MOVEMENT_LABELS.get(move.get("movement")),
+                MOVEMENT_LABELS.get(move.get("movement") or ""),
                 _criterion_value(r["criterion"], r["value"]),
             )
         )

@@ -60,8 +60,8 @@ class Table:
     columns: tuple[Column, ...]
 
     @property
-    def schema(self) -> dict[str, pl.DataType]:
-        return {c.name: c.dtype for c in self.columns}
+    def schema(self) -> pl.Schema:
+        return pl.Schema({c.name: c.dtype for c in self.columns})
 
     @property
     def column_names(self) -> list[str]:

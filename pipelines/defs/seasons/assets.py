@@ -30,7 +30,7 @@ SEASON_ASSETS = [
     kinds={"duckdb"},
     metadata=table_metadata("season_builds"),
 )
-def season_build(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
+def season_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `season_builds` the inputs, code and parameters the season was built
     from, so that a season is rebuilt only when one of them changes."""
     record_season_build(warehouse.warehouse, context.partition_key)

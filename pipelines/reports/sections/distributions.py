@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,7 +42,7 @@ def _cote_chart(data: ReportData, season: str) -> Chart | None:
         showlegend=False,
         bargap=0.02,
     )
-    as_of = ranking["as_of"].max()
+    as_of: dt.date | None = ranking["as_of"].max()  # type: ignore[assignment]
     return Chart(
         "cote",
         {"data": [trace], "layout": layout},

@@ -206,7 +206,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
             shape, note = hline(row["bar"], f"barre {row['series']} : {fmt_number(row['bar'])}")
             shapes.append(shape)
             notes.append(note)
-        set_on = bars["set_on"].max() if bars.height else None
+        set_on: dt.date | None = bars["set_on"].max() if bars.height else None  # type: ignore[assignment]
         caption = "Cote des meilleurs joueurs au fil de la saison" + (
             f", barres des séries classiques fixées le {fmt_date(set_on)}" if set_on else ""
         )
