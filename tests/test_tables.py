@@ -40,7 +40,7 @@ def test_the_warehouse_refuses_a_frame_that_differs(tmp_path: Path) -> None:
     good = table("season_fingerprints").complete(pl.DataFrame({"season": ["2023-2024"]}))
     wh.replace_tables({"season_fingerprints": good})
     renamed = good.rename({"fingerprint": "hash"})
-    with pytest.raises(TableSchemaError, match="missing column.*fingerprint.*undeclared.*hash"):
+    with pytest.raises(TableSchemaError, match=r"missing column.*fingerprint.*undeclared.*hash"):
         wh.replace_tables({"season_fingerprints": renamed})
     retyped = good.with_columns(pl.lit(1).alias("fingerprint"))
     with pytest.raises(TableSchemaError, match="column fingerprint is Int32, declared String"):
@@ -58,7 +58,7 @@ def test_reports_fail_loudly_on_a_missing_column(tmp_path: Path) -> None:
     with duckdb.connect(str(path)) as con:
         con.execute("ALTER TABLE season_fingerprints RENAME COLUMN fingerprint TO hash")
     data = ReportData(Warehouse(path))
-    with pytest.raises(TableSchemaError, match="missing column.*fingerprint"):
+    with pytest.raises(TableSchemaError, match=r"missing column.*fingerprint"):
         data.table("season_fingerprints")
     # a table the warehouse does not hold reads as its declared, empty frame
     assert data.table("cote_history").schema == table("cote_history").schema
@@ -69,7 +69,7 @@ def test_complete_and_conform() -> None:
     partial = pl.DataFrame({"last_name": ["Dupont"], "player_id": ["100"]})
     full = players.complete(partial)
     assert full.columns == players.column_names and full["federation"].dtype == pl.String
-    with pytest.raises(TableSchemaError, match="undeclared column.*age"):
+    with pytest.raises(TableSchemaError, match=r"undeclared column.*age"):
         players.complete(partial.with_columns(age=pl.lit(3)))
     with pytest.raises(TableSchemaError, match="missing column"):
         players.conform(partial)
