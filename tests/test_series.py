@@ -228,7 +228,15 @@ def test_super_serie_three_quarters_current_one_quarter_previous(params: SeriesP
     assert st["a"]["super_serie_previous"] == 0.0
 
 
-def test_super_serie_top_n_strictly_above_threshold(quotas: SeriesQuotas) -> None:
+def _all_in_series_one() -> SeriesQuotas:
+    """Series 1 takes every player (2–5 take none, 6 the rest)."""
+    shares = {1: Fraction(100), 2: Fraction(0), 3: Fraction(0), 4: Fraction(0), 5: Fraction(0)}
+    rows = [QuotaRow("*", s, None, share) for s, share in shares.items()]
+    return SeriesQuotas((*rows, QuotaRow("*", 6, None, None)))
+
+
+def test_super_serie_top_n_strictly_above_threshold() -> None:
+    quotas = _all_in_series_one()
     standings = _standings({p: (50.0, 0, 0, 0, 0) for p in "abcde"}).with_columns(
         pl.Series("super_serie_pct", [90.0, 70.0, 70.0, 60.0, 50.0])
     )
@@ -264,11 +272,12 @@ def test_cascade_sizes_sum_to_n_with_new_licensees(
     ids = [f"p{i:03d}" for i in range(95)]
     rows = {p: (100 - i, 100 - i, 100 - i, 100 - i, 1000 - i) for i, p in enumerate(ids)}
     new = pl.DataFrame({"player_id": [f"n{i}" for i in range(5)], "federation": ["XYZ"] * 5})
-    result = classify_season(_standings(rows, fed="XYZ"), new, quotas, params)
+    standings = _standings(rows, fed="XYZ")
+    result = classify_season(standings, new, quotas, params)
     sizes = dict(result.classification.group_by("series").agg(pl.len()).iter_rows())
     assert sizes == {"1": 1, "2": 2, "3": 3, "4": 12, "5": 20, "6": 57, "7": 5}
     assert sum(sizes.values()) == 100
-    assert quota_check(result.classification, quotas).get_column("ok").all()
+    assert quota_check(result.classification, quotas, standings).get_column("ok").all()
     assert set(result.movements.filter(pl.col("series") == "7").get_column("movement")) == {"new"}
 
 
@@ -286,7 +295,8 @@ def test_tie_at_the_bar_admits_an_extra_player(params: SeriesParams) -> None:
         "i": (10.0, 20.0, 10.0, 20.0, 20.0),
         "j": (10.0, 20.0, 10.0, 10.0, 10.0),
     }
-    result = classify_season(_standings(rows, fed="XYZ"), NO_NEW, quotas, params)
+    standings = _standings(rows, fed="XYZ")
+    result = classify_season(standings, NO_NEW, quotas, params)
     got = _series_of(result.classification)
     # 1: a. 2: b. 3 wants 2 by %N3: c 70, d 60 — and e, tied with d at the bar, too.
     # 4 shrinks to 1 (boundary 6): f. 5 wants 2 by PC: h 30, i 20. 6: the rest.
@@ -308,7 +318,7 @@ def test_tie_at_the_bar_admits_an_extra_player(params: SeriesParams) -> None:
     }
     assert (bars["3"]["bar"], bars["3"]["admitted"], bars["3"]["target"]) == (60.0, 3, 2)
     assert (bars["4"]["bar"], bars["4"]["admitted"]) == (50.0, 1)
-    check = quota_check(result.classification, quotas)
+    check = quota_check(result.classification, quotas, standings)
     assert check.get_column("ok").all()
     assert check.filter(pl.col("series") == "3").get_column("tie_excess")[0] == 1
     assert (bars["5"]["bar"], bars["5"]["admitted"], bars["6"]["bar"]) == (20.0, 2, 0.0)
@@ -320,15 +330,16 @@ def test_quota_check_fails_when_a_series_overflows_without_tie(params: SeriesPar
         p: (100.0 - i, 100.0 - i, 100.0 - i, 100.0 - i, 100.0 - i)
         for i, p in enumerate("abcdefghij")
     }
-    result = classify_season(_standings(rows, fed="XYZ"), NO_NEW, quotas, params)
-    assert quota_check(result.classification, quotas).get_column("ok").all()
+    standings = _standings(rows, fed="XYZ")
+    result = classify_season(standings, NO_NEW, quotas, params)
+    assert quota_check(result.classification, quotas, standings).get_column("ok").all()
     tampered = result.classification.with_columns(
         pl.when(pl.col("player_id") == "j")
         .then(pl.lit("5"))
         .otherwise(pl.col("series"))
         .alias("series")
     )
-    check = quota_check(tampered, quotas)
+    check = quota_check(tampered, quotas, standings)
     # Series 5 holds 3 for a target of 2 with no tie at its bar.
     assert check.filter(~pl.col("ok")).get_column("series").to_list() == ["5"]
 
@@ -459,8 +470,9 @@ def test_provisional_after_each_event(params: SeriesParams) -> None:
 
 
 def _reference_cascade(standings: pl.DataFrame, population: int, quotas: SeriesQuotas):
-    """The cascade of §3 written the plain way (sort, take the `wanted`-th value as the bar,
-    admit everyone within TIE_TOLERANCE of it): the oracle of the vectorised versions."""
+    """The cascade of §3 written the plain way (sort the values above 0, take the `wanted`-th
+    as the bar, admit everyone within TIE_TOLERANCE of it): the oracle of the vectorised
+    versions."""
     bounds = series_boundaries(quotas, population)
     pool = standings.select("player_id", "pct_n1", "pct_n2", "pct_n3", "pct_n4", "pc")
     rows: list[tuple[str, str, str, float]] = []
@@ -469,11 +481,12 @@ def _reference_cascade(standings: pl.DataFrame, population: int, quotas: SeriesQ
         criterion = CRITERIA[s]
         if s in bounds:
             wanted = bounds[s] - admitted
-            values = pool.get_column(criterion).sort(descending=True)
+            positive = pool.filter(pl.col(criterion) > 0)  # a bar is never 0
+            values = positive.get_column(criterion).sort(descending=True)
             if wanted <= 0 or values.len() == 0:
                 continue
             bar = values[min(wanted, values.len()) - 1]
-            chosen = pool.filter(pl.col(criterion) >= bar - TIE_TOLERANCE)
+            chosen = positive.filter(pl.col(criterion) >= bar - TIE_TOLERANCE)
         else:
             chosen = pool
         rows += [(p, str(s), criterion, v) for p, v in chosen.select("player_id", criterion).rows()]
@@ -605,3 +618,87 @@ def test_end_of_season_cascade_matches_reference(
 def test_provisional_as_of_unknown_event() -> None:
     with pytest.raises(ValueError, match="unknown event"):
         provisional_as_of(pl.DataFrame(), "X", ["A", "B"])
+
+
+# --------------------------------------------------------------------------- zero bars
+
+
+def test_a_bar_is_never_zero_200_series_5_players_in_one_event(
+    params: SeriesParams, quotas: SeriesQuotas
+) -> None:
+    """One event, 200 players all in series 5: the zones of series 1–4 are empty, so the
+    winner scores 100 for every %X and everyone else 0. N = 200, boundaries 2, 6, 12, 36, 76.
+    Series 1 wants 2 but only the winner is above 0: it holds 1; series 2, 3, 4 hold nobody
+    (no %N2–%N4 above 0 is left); series 5 takes the next 76 − 1 = 75 by PC (places 2–76);
+    series 6 the 124 others. The sizes still sum to N."""
+    players = [(f"p{i:03d}", i, "5") for i in range(1, 201)]
+    results, events = _event(players, games=4)
+    scores = duplicate_event_scores(results, events)
+    standings = season_standings(scores, events, params)
+    result = classify_season(standings, NO_NEW, quotas, params)
+    sizes = dict(result.classification.group_by("series").agg(pl.len()).iter_rows())
+    assert sizes == {"1": 1, "5": 75, "6": 124}
+    assert sum(sizes.values()) == 200
+    got = _series_of(result.classification)
+    assert got["p001"] == "1"
+    assert {p for p, s in got.items() if s == "5"} == {f"p{i:03d}" for i in range(2, 77)}
+    check = quota_check(result.classification, quotas, standings)
+    assert check.get_column("ok").all()
+    assert dict(check.select("series", "shortfall").iter_rows())["1"] == 1
+    bars = {
+        r["series"]: r
+        for r in result.bars.filter(pl.col("subseries").is_null()).iter_rows(named=True)
+    }
+    assert bars["1"]["bar"] == 100.0 and bars["2"]["bar"] is None
+    assert bars["5"]["bar"] == (200 - 76 + 1) * 5.0  # PC of the 76th: 125 × 5p/4 = 625
+    # The provisional classification after the event is the same: nobody at 0 in 1–4.
+    provisional = provisional_classification(scores, events, quotas, params, NO_NEW)
+    assert dict(provisional.group_by("series").agg(pl.len()).iter_rows()) == sizes
+
+
+def test_quota_check_refuses_a_shortfall_while_a_player_above_0_is_left() -> None:
+    quotas = _small_quotas()  # ten players: boundaries 1, 2, 4, 6, 8, rest
+    rows = {p: (0.0, 0.0, 0.0, 0.0, 100.0 - i) for i, p in enumerate("abcdefghij")}
+    rows["a"] = (50.0, 0.0, 0.0, 0.0, 100.0)
+    standings = _standings(rows, fed="XYZ")
+    result = classify_season(standings, NO_NEW, quotas, SeriesParams())
+    got = _series_of(result.classification)
+    # 1: a. 2, 3, 4: nobody above 0. 5 wants 8 − 1 = 7 by PC: b … h. 6: i, j.
+    assert [p for p in "abcdefghij" if got[p] == "5"] == list("bcdefgh")
+    assert quota_check(result.classification, quotas, standings).get_column("ok").all()
+    # Tampered: b had a %N2 above 0, yet series 2 was left empty.
+    tampered = standings.with_columns(
+        pl.when(pl.col("player_id") == "b").then(30.0).otherwise(pl.col("pct_n2")).alias("pct_n2")
+    )
+    check = quota_check(result.classification, quotas, tampered)
+    assert check.filter(~pl.col("ok")).get_column("series").to_list() == ["2"]
+
+
+def test_super_serie_only_among_series_1(params: SeriesParams) -> None:
+    """The top 3 by super-série value include `c`, whom the cascade puts in series 2 (a
+    %N1 of 0): `c` is not super-série; `d`, 4th by value but in series 1, is."""
+    quotas = SeriesQuotas(  # ten players: series 1 holds 3, series 2 one
+        (
+            QuotaRow("*", 1, None, Fraction(30)),
+            QuotaRow("*", 2, None, Fraction(10)),
+            *(QuotaRow("*", s, None, Fraction(10)) for s in (3, 4, 5)),
+            QuotaRow("*", 6, None, None),
+        )
+    )
+    rows = {p: (10.0, 10.0, 10.0, 10.0, 10.0) for p in "efghij"}
+    rows |= {
+        "a": (90.0, 0.0, 0.0, 0.0, 1.0),
+        "b": (80.0, 0.0, 0.0, 0.0, 1.0),
+        "d": (70.0, 0.0, 0.0, 0.0, 1.0),
+        "c": (0.0, 99.0, 0.0, 0.0, 1.0),
+    }
+    value = {"a": 95.0, "b": 90.0, "c": 85.0, "d": 80.0} | dict.fromkeys("efghij", 20.0)
+    standings = _standings(rows, fed="XYZ").with_columns(
+        pl.col("player_id").replace_strict(value, return_dtype=pl.Float64).alias("super_serie_pct")
+    )
+    ss_params = dataclasses.replace(params, super_serie_size=3)
+    result = classify_season(standings, NO_NEW, quotas, ss_params)
+    got = _series_of(result.classification)
+    assert (got["a"], got["b"], got["d"], got["c"]) == ("1", "1", "1", "2")
+    ss = set(result.classification.filter(pl.col("super_serie")).get_column("player_id"))
+    assert ss == {"a", "b", "d"}

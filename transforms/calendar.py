@@ -94,11 +94,11 @@ def shift_season_expr(season: pl.Expr, seasons: int) -> pl.Expr:
 
 
 def ordered_events(events: pl.DataFrame) -> pl.DataFrame:
-    """Events (rows with `end_date`, `start_date`, `tournament_id`) in event order; a
-    missing start date counts as the end date; missing values sort last."""
-    start = pl.coalesce("start_date", "end_date") if "start_date" in events.columns else None
-    keys: list[str | pl.Expr] = ["end_date"]
-    if start is not None:
-        keys.append(start)
+    """Events (rows with `tournament_id` and the dates) in event order; a missing start date
+    counts as the end date; missing values sort last."""
+    present = set(events.columns)
+    keys: list[str | pl.Expr] = [c for c in ("end_date",) if c in present]
+    if "start_date" in present:
+        keys.append(pl.coalesce("start_date", "end_date") if keys else pl.col("start_date"))
     keys.append("tournament_id")
     return events.sort(keys, nulls_last=True, maintain_order=True)

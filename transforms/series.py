@@ -324,40 +324,19 @@ def series_boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
     return bounds
 
 
-def _admit(pool: pl.DataFrame, column: str, wanted: int) -> tuple[float | None, pl.Series]:
-    """Bar and admission mask for the best `wanted` of `pool` by `column` (ties at the bar
-    are admitted too). Ranking order: value desc, then player_id."""
-    if wanted <= 0 or pool.height == 0:
-        return None, pl.Series([False] * pool.height, dtype=pl.Boolean)
-    ranked = (
-        pool.select(column, "player_id")
-        .with_row_index("_i")
-        .sort([column, "player_id"], descending=[True, False], nulls_last=True)
-    )
-    values = ranked.get_column(column).drop_nulls()
-    if values.len() == 0:
-        return None, pl.Series([False] * pool.height, dtype=pl.Boolean)
-    bar = float(values[min(wanted, values.len()) - 1])
-    mask = pool.get_column(column).fill_null(-math.inf) >= bar - TIE_TOLERANCE
-    return bar, mask
-
-
 def _admit_codes(values: np.ndarray, remaining: np.ndarray, wanted: int) -> np.ndarray:
-    """Admission mask of `_admit` on arrays: the best `wanted` of the `remaining` players by
-    `values` (NaN ranks last), ties with the bar (the `wanted`-th best value) admitted too."""
-    if wanted <= 0:
+    """Admission mask: the best `wanted` of the `remaining` players by `values`, ties with
+    the bar (the `wanted`-th best value) admitted too. A value of 0 or missing (NaN) is never
+    admitted (§3: a bar is never 0): with fewer players above 0 than wanted, every one of
+    them is admitted and no other."""
+    eligible = remaining & (values > 0)  # NaN > 0 is False
+    pool = values[eligible]
+    if wanted <= 0 or pool.size == 0:
         return np.zeros(values.shape[0], dtype=bool)
-    pool = values[remaining]
-    if pool.size == 0:
-        return np.zeros(values.shape[0], dtype=bool)
-    if np.isnan(pool).any():
-        values = np.where(np.isnan(values), -math.inf, values)
-        pool = values[remaining]
     if wanted >= pool.size:
-        bar = pool.min()
-    else:
-        bar = np.partition(pool, pool.size - wanted)[pool.size - wanted]
-    return remaining & (values >= bar - TIE_TOLERANCE)
+        return eligible
+    bar = np.partition(pool, pool.size - wanted)[pool.size - wanted]
+    return eligible & (values >= bar - TIE_TOLERANCE)
 
 
 def _cascade_codes(criteria: np.ndarray, bounds: Mapping[int, int]) -> np.ndarray:
@@ -470,6 +449,7 @@ def _subseries(classified: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFrame:
         .filter(
             (pl.col("_pos") > 0)
             & pl.col("_bar").is_not_null()
+            & (pl.col("value") > 0)  # a sub-series bar is never 0 either
             & (pl.col("value") >= pl.col("_bar") - TIE_TOLERANCE)
         )
         .sort("_j")
@@ -487,13 +467,18 @@ def _subseries(classified: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFrame:
     )
 
 
-def _super_serie(standings: pl.DataFrame, params: SeriesParams) -> pl.DataFrame:
-    """`player_id, super_serie`: top `size` by value strictly above the threshold, ties at
+def _super_serie(
+    standings: pl.DataFrame, series_one: pl.DataFrame, params: SeriesParams
+) -> pl.DataFrame:
+    """`player_id, super_serie`: among the players the cascade classifies in series 1
+    (`series_one`: player_id), the top `size` by value strictly above the threshold, ties at
     the bar admitted too."""
-    eligible = standings.filter(pl.col(SUPER_SERIE_CRITERION) > params.super_serie_threshold)
-    bar, mask = _admit(eligible, SUPER_SERIE_CRITERION, params.super_serie_size)
-    chosen = eligible.filter(mask) if bar is not None else eligible.clear()
-    return chosen.select("player_id", pl.lit(True).alias("super_serie"))
+    eligible = standings.join(series_one.select("player_id"), on="player_id", how="semi").filter(
+        pl.col(SUPER_SERIE_CRITERION) > params.super_serie_threshold
+    )
+    values = eligible.get_column(SUPER_SERIE_CRITERION).to_numpy().astype(np.float64)
+    chosen = _admit_codes(values, np.ones(values.size, dtype=bool), params.super_serie_size)
+    return eligible.filter(pl.Series(chosen)).select("player_id", pl.lit(True).alias("super_serie"))
 
 
 def classify_season(
@@ -539,7 +524,7 @@ def classify_season(
         federation_key_expr("federation", params.federation_aliases, known).alias("fed_key")
     )
     classified = _subseries(classified, quotas)
-    ss = _super_serie(standings, params)
+    ss = _super_serie(standings, cascade.filter(pl.col("series") == "1"), params)
     classified = (
         classified.join(ss, on="player_id", how="left")
         .join(
@@ -797,7 +782,8 @@ class _CascadeState:
     def cascade(self, n: int, bounds: Mapping[int, int]) -> np.ndarray:
         """`_cascade_codes` of the first `n` players (the present ones), from the sorted
         values: the bar of series s is the `wanted`-th best value among the players not
-        admitted yet, found by counting, in the top values, those not admitted yet."""
+        admitted yet, found by counting, in the top values, those not admitted yet; as in
+        `_admit_codes`, only values above 0 are admitted."""
         codes = np.zeros(n, dtype=np.int8)
         admitted = np.empty(0, dtype=np.int64)
         for s in CASCADE_SERIES:
@@ -808,13 +794,15 @@ class _CascadeState:
                 wanted = bounds[s] - admitted.size
                 if wanted <= 0:
                     continue
+                row = _CRITERION_ROW[s]
+                values = self.values[row, :n]
+                # a value of 0 or none is never admitted (§3: a bar is never 0)
+                open_ = (codes == 0) & (values > 0)
                 if wanted < remaining:
-                    row = _CRITERION_ROW[s]
-                    values = self.values[row, :n]
                     bar = _bar_excluding(self.ascending[row], values[admitted], wanted)
-                    chosen = np.flatnonzero((codes == 0) & (values >= bar - TIE_TOLERANCE))
+                    chosen = np.flatnonzero(open_ & (values >= bar - TIE_TOLERANCE))
                 else:
-                    chosen = np.flatnonzero(codes == 0)
+                    chosen = np.flatnonzero(open_)
             else:
                 chosen = np.flatnonzero(codes == 0)
             codes[chosen] = s
@@ -1030,59 +1018,63 @@ def provisional_as_of(
 # --------------------------------------------------------------------------- check
 
 
-def quota_check(classification: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFrame:
-    """Per series: quota share × N, target (cumulative rounding), admitted, and `ok`.
+def quota_check(
+    classification: pl.DataFrame, quotas: SeriesQuotas, standings: pl.DataFrame
+) -> pl.DataFrame:
+    """Per series: quota share × N, `target` (what the cascade wanted: its cumulative
+    boundary minus the players admitted before it), admitted, and `ok`.
 
-    A series passes when its cumulative count equals the cumulative boundary (so its size is
-    within one player of share × N), or exceeds it only by players tied at its bar, or it
-    is empty because the previous series' ties already passed its boundary. Series 6 is the
-    rest and 7 the new licensees.
+    A series passes when it admits exactly its target; or more, only by players tied at
+    its bar; or fewer, only because no player left for the series below it has a value
+    above 0 of its criterion (`standings`: every classified player's %N1–%N4 and PC; §3: a
+    bar is never 0). Series 6 is the rest and 7 the new licensees.
     """
     population = classification.height
     bounds = series_boundaries(quotas, population)
     sizes = dict(classification.group_by("series").agg(pl.len()).iter_rows())
     n_new = int(sizes.get(NEW_LICENSEE_SERIES, 0))
     n_pool = population - n_new
+    criteria = standings.select("player_id", *_CRITERION_COLUMNS).join(
+        classification.select("player_id", "series"), on="player_id", how="inner"
+    )
     rows: list[dict[str, object]] = []
-    cumulative_actual = 0
-    previous_excess = 0
-    previous_bound = 0
+    before = 0  # players admitted by the series above
     for s in CASCADE_SERIES:
         label = str(s)
         size = int(sizes.get(label, 0))
-        cumulative_actual += size
         members = classification.filter(pl.col("series") == label)
         if s in bounds:
-            bound = min(bounds[s], n_pool)
             share = quotas.series_share(s)
             quota = float((share or Fraction(0)) * population / 100)
-            excess = cumulative_actual - bound
+            wanted = max(min(bounds[s], n_pool) - before, 0)
             tied = 0
             if size:
                 bar = members.get_column("value").min()
                 tied = members.filter((pl.col("value") - bar).abs() <= TIE_TOLERANCE).height
+            below = criteria.filter(
+                series_step(pl.col("series")) > s, pl.col(CRITERIA[s]).fill_null(0.0) > 0
+            ).height
             ok = (
-                (excess == 0 and abs(size - quota) <= 1 + previous_excess)
-                or (excess > 0 and size > 0 and excess <= tied - 1)
-                or (excess > 0 and size == 0 and excess == previous_excess)
+                size == wanted
+                or (size > wanted and size - wanted <= tied - 1)
+                or (size < wanted and below == 0)
             )
         else:
-            bound = n_pool
-            quota = float(n_pool - previous_bound)
-            excess = cumulative_actual - n_pool
-            ok = excess == 0
+            wanted = n_pool - before
+            quota = float(wanted)
+            ok = size == wanted
         rows.append(
             {
                 "series": label,
                 "quota": quota,
-                "target": bound - previous_bound,
+                "target": wanted,
                 "admitted": size,
-                "tie_excess": max(excess, 0),
+                "tie_excess": max(size - wanted, 0),
+                "shortfall": max(wanted - size, 0),
                 "ok": ok,
             }
         )
-        previous_excess = max(excess, 0)
-        previous_bound = bound
+        before += size
     rows.append(
         {
             "series": NEW_LICENSEE_SERIES,
@@ -1090,6 +1082,7 @@ def quota_check(classification: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFr
             "target": n_new,
             "admitted": n_new,
             "tie_excess": 0,
+            "shortfall": 0,
             "ok": True,
         }
     )
@@ -1101,6 +1094,7 @@ def quota_check(classification: pl.DataFrame, quotas: SeriesQuotas) -> pl.DataFr
             "target": pl.Int64,
             "admitted": pl.Int64,
             "tie_excess": pl.Int64,
+            "shortfall": pl.Int64,
             "ok": pl.Boolean,
         },
     )

@@ -192,7 +192,7 @@ def series_classification(
         wh.replace_partition(name, frame, "season", season)
         yield dg.MaterializeResult(asset_key=name, metadata={"rows": frame.height})
 
-    check = quota_check(classification, quotas)
+    check = quota_check(classification, quotas, standings)
     failing = check.filter(~pl.col("ok"))
     yield dg.AssetCheckResult(
         check_name=QUOTA_CHECK,
