@@ -17,8 +17,8 @@ TOU_FILES = sorted(WESPA.rglob("*.tou"))
 # The one real file that cannot be read: a round is missing from a player's row.
 BROKEN_REAL = {
     "2016/USA/atlant16.tou": (
-        "2016/USA/atlant16.tou, row 20: the row of Jennifer Lee has 21 rounds but division "
-        "S has 22: a round is missing from the row"
+        "2016/USA/atlant16.tou, ligne 20 : la ligne de Jennifer Lee a 21 rondes mais la "
+        "division S en a 22 : il manque une ronde dans la ligne"
     ),
 }
 # `  1   18 +1253  OS Andrew Fisher        2050  +21 2071`: rank, W, M (spread), a
@@ -275,8 +275,9 @@ def test_truncated_file_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse(cut.encode(), "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, row 11: the file stops without the '*** END OF FILE ***' line: it is "
-        "incomplete (cut short while copying or saving?); export it again from AUPAIR"
+        "TT2006.tou, ligne 11 : le fichier s'arrête sans la ligne « *** END OF FILE *** » : il "
+        "est incomplet (coupé lors d'une copie ou d'un enregistrement ?) ; exportez-le de "
+        "nouveau depuis AUPAIR"
     )
     assert caught.value.row == 11
 
@@ -287,8 +288,8 @@ def test_row_cut_mid_round_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse("\n".join(lines).encode(), "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, row 5, column 'round 2': the row of Andrew Fisher ends with a score "
-        "without an opponent: each round needs a score and an opponent number"
+        "TT2006.tou, ligne 5, colonne « ronde 2 » : la ligne d'Andrew Fisher se termine par "
+        "un score sans adversaire : chaque ronde demande un score et un numéro d'adversaire"
     )
 
 
@@ -298,8 +299,8 @@ def test_short_row_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse("\n".join(lines).encode(), "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, row 5: the row of Andrew Fisher has 1 rounds but division MASTERS has "
-        "24: a round is missing from the row"
+        "TT2006.tou, ligne 5 : la ligne d'Andrew Fisher a 1 ronde mais la division MASTERS "
+        "en a 24 : il manque une ronde dans la ligne"
     )
 
 
@@ -310,8 +311,9 @@ def test_opponent_beyond_the_division_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse("\n".join(lines).encode(), "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, row 4, column 'round 1': opponent 25 of Alistair Kane does not exist: "
-        "division MASTERS has 24 players (opponents are row numbers 1 to 24)"
+        "TT2006.tou, ligne 4, colonne « ronde 1 » : l'adversaire 25 d'Alistair Kane n'existe "
+        "pas : la division MASTERS a 24 joueurs (les adversaires sont numérotés par leur ligne "
+        "dans la division, de 1 à 24)"
     )
 
 
@@ -321,8 +323,9 @@ def test_pairing_that_the_opponent_does_not_confirm_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse("\n".join(lines).encode(), "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, row 4, column 'round 1': Alistair Kane (row 1) meets Glennis Hale "
-        "(row 8) in round 1, but the row of Glennis Hale has opponent 22 there"
+        "TT2006.tou, ligne 4, colonne « ronde 1 » : Alistair Kane (joueur n° 1) rencontre "
+        "Glennis Hale (joueur n° 8) à la ronde 1, mais la ligne de Glennis Hale indique "
+        "l'adversaire 22 à cette ronde"
     )
 
 
@@ -331,9 +334,9 @@ def test_utf16_file_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse(data, "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, row 1: the file is not plain text in UTF-8, Windows-1252 or Latin-1 "
-        "(it looks like UTF-16 or a binary file): save it again as plain text (ANSI or "
-        "UTF-8)"
+        "TT2006.tou, ligne 1 : le fichier n'est pas un texte brut en UTF-8, Windows-1252 ou "
+        "Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le de nouveau en texte "
+        "brut (ANSI ou UTF-8)"
     )
 
 
@@ -341,14 +344,77 @@ def test_bad_first_line_and_bad_score() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse(b"M06.11.2006 Event\n*A\n*** END OF FILE ***\n", "x.tou")
     assert str(caught.value) == (
-        "x.tou, row 1: the first line must be '*M' (or '*N' when no scores were recorded), "
-        "the date as dd.mm.yyyy and the event name, e.g. '*M06.11.2006 Trans-Tasman "
-        "Challenge'; found 'M06.11.2006 Event'"
+        "x.tou, ligne 1 : la première ligne doit contenir « *M » (ou « *N » si aucun score "
+        "n'a été noté), la date au format jj.mm.aaaa et le nom du tournoi, par exemple "
+        "« *M06.11.2006 Trans-Tasman Challenge » ; trouvé : « M06.11.2006 Event »"
     )
     bad = SMALL.replace("2420  3", "2420  x3")
     with pytest.raises(ExportError) as caught:
         aupair.parse(bad.encode(), "zoe.tou")
     assert str(caught.value) == (
-        "zoe.tou, row 4, column 'round 2': 'x3' is not an opponent number (the opponent's "
-        "row in the division, '+' in front when the player went first)"
+        "zoe.tou, ligne 4, colonne « ronde 2 » : « x3 » n'est pas un numéro d'adversaire (la "
+        "ligne de l'adversaire dans la division, précédée de « + » si le joueur a joué en "
+        "premier)"
     )
+
+
+def _small(old: str, new: str) -> str:
+    assert SMALL.count(old) == 1
+    return SMALL.replace(old, new)
+
+
+MALFORMED = [
+    (b"", "zoe.tou, ligne 1 : le fichier est vide"),
+    (
+        _small("*M17.03.2024", "*M31.02.2024").encode(),
+        "zoe.tou, ligne 1 : la date 31.02.2024 de la première ligne n'existe pas",
+    ),
+    (
+        (SMALL + "encore\r\n").encode(),
+        "zoe.tou, ligne 8 : du texte après la ligne « *** END OF FILE *** » : « encore » "
+        "(supprimez-le)",
+    ),
+    (
+        _small("*A\r\n", "*\r\n").encode(),
+        "zoe.tou, ligne 2 : une ligne de division doit porter un nom après « * »",
+    ),
+    (
+        _small("*A\r\n", "").encode(),
+        "zoe.tou, ligne 2 : une ligne de joueur arrive avant toute ligne de division (une ligne "
+        "comme « *A »)",
+    ),
+    (
+        b"*M17.03.2024 Tournoi\r\n*** END OF FILE ***\r\n",
+        "zoe.tou, ligne 2 : le fichier n'a aucune division (une ligne comme « *A »)",
+    ),
+    (
+        _small("Zoë Lefèvre          2400", "2400").encode(),
+        "zoe.tou, ligne 4 : une ligne de joueur doit commencer par le nom du joueur",
+    ),
+    (
+        _small("Chloé Martin", "Zoe Lefevre").encode(),
+        "zoe.tou, ligne 6 : deux joueurs s'appellent Zoe Lefevre dans la division A (lignes 4 "
+        "et 6) : impossible de les distinguer",
+    ),
+    (
+        _small("*** END", "*B\r\n*** END").encode(),
+        "zoe.tou, ligne 7 : la division B n'a aucun joueur",
+    ),
+    (
+        _small("2420", "2x20").encode(),
+        "zoe.tou, ligne 4, colonne « ronde 2 » : « 2x20 » n'est pas un score (2000 + le score "
+        "pour une victoire, 1000 + le score pour un nul, le score seul pour une défaite)",
+    ),
+    (
+        _small("2050  1", "3050  1").encode(),
+        "zoe.tou, ligne 4, colonne « ronde 3 » : « 3050 » n'est pas un score (2000 + le score "
+        "pour une victoire, 1000 + le score pour un nul, le score seul pour une défaite)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), MALFORMED)
+def test_malformed_file_messages(data: bytes, message: str) -> None:
+    with pytest.raises(ExportError) as caught:
+        aupair.parse(data, "zoe.tou")
+    assert str(caught.value) == message

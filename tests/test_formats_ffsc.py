@@ -266,8 +266,8 @@ def test_as_of_argument_and_name_dates() -> None:
     with pytest.raises(ExportError) as caught:
         ffsc.parse(_data(), "classement.csv")
     assert str(caught.value) == (
-        "classement.csv: the ranking's date is unknown: put it in the file name "
-        "(e.g. classement_2019-06-30.csv)"
+        "classement.csv : la date du classement est inconnue : indiquez-la dans le nom du "
+        "fichier (par exemple classement_2019-06-30.csv)"
     )
 
 
@@ -301,8 +301,8 @@ def test_missing_column() -> None:
     with pytest.raises(ExportError) as caught:
         ffsc.parse(text.encode("cp1252"), NAME)
     assert str(caught.value) == (
-        "ffsc/classement_2019-06-30.csv, row 1, column 'licence': the column 'licence' is "
-        "missing: the header must be "
+        "ffsc/classement_2019-06-30.csv, ligne 1, colonne « licence » : il manque la colonne "
+        "« licence » : la ligne d'en-tête doit être "
         "place;joueur;licence;categorie;serie;club;point;ps1;ps2;ps3;pp4;serie_potentielle"
     )
 
@@ -313,20 +313,53 @@ def test_bad_cells() -> None:
     with pytest.raises(ExportError) as caught:
         ffsc.parse(bad.encode("cp1252"), NAME)
     assert str(caught.value) == (
-        "ffsc/classement_2019-06-30.csv, row 3, column 'point': '1498,5x' is not a number"
+        "ffsc/classement_2019-06-30.csv, ligne 3, colonne « point » : « 1498,5x » n'est pas "
+        "un nombre"
     )
     short = text.replace(";Brest;1460;490;485,5;484,5;0;1", ";Brest;1460", 1)
     with pytest.raises(ExportError) as caught:
         ffsc.parse(short.encode("cp1252"), NAME)
     assert str(caught.value) == (
-        "ffsc/classement_2019-06-30.csv, row 4: the row has 7 cells but the header has 12"
+        "ffsc/classement_2019-06-30.csv, ligne 4 : la ligne a 7 cellules alors que la ligne "
+        "d'en-tête en a 12"
     )
     no_licence = text.replace(";234567;", ";;", 1)
     with pytest.raises(ExportError) as caught:
         ffsc.parse(no_licence.encode("cp1252"), NAME)
     assert str(caught.value) == (
-        "ffsc/classement_2019-06-30.csv, row 3, column 'licence': the licence number is empty"
+        "ffsc/classement_2019-06-30.csv, ligne 3, colonne « licence » : le numéro de licence "
+        "est vide"
     )
     with pytest.raises(ExportError) as caught:
         ffsc.parse(text.encode("utf-16"), NAME)
-    assert "looks like UTF-16" in str(caught.value)
+    assert str(caught.value) == (
+        "ffsc/classement_2019-06-30.csv, ligne 1 : le fichier n'est pas un texte brut en "
+        "UTF-8, Windows-1252 ou Latin-1 (il semble être en UTF-16 ou binaire) : "
+        "enregistrez-le de nouveau en texte brut (ANSI ou UTF-8)"
+    )
+
+
+def _text() -> str:
+    return _data().decode("cp1252")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "ffsc/classement_2019-06-30.csv, ligne 1 : le fichier est vide"),
+        (
+            _text().replace(";DUPONT Jean;", ";;", 1).encode("cp1252"),
+            "ffsc/classement_2019-06-30.csv, ligne 3, colonne « joueur » : le nom du joueur est "
+            "vide",
+        ),
+        (
+            _text().replace("\n2;DUPONT", "\nx2;DUPONT", 1).encode("cp1252"),
+            "ffsc/classement_2019-06-30.csv, ligne 3, colonne « place » : « x2 » n'est pas une "
+            "place (un nombre entier)",
+        ),
+    ],
+)
+def test_malformed_row_messages(data: bytes, message: str) -> None:
+    with pytest.raises(ExportError) as caught:
+        ffsc.parse(data, NAME)
+    assert str(caught.value) == message

@@ -156,8 +156,8 @@ def test_scores_count_differs_from_opponents_count() -> None:
     with pytest.raises(ExportError) as caught:
         tsh.parse(data, NAME, _config())
     assert str(caught.value) == (
-        "open-lyon-2024/a.t, row 3: Dupont, Jean has 3 opponents but 2 scores: each round "
-        "needs one opponent and one score"
+        "open-lyon-2024/a.t, ligne 3 : Dupont, Jean a 3 adversaires mais 2 scores : chaque "
+        "ronde demande un adversaire et un score"
     )
 
 
@@ -166,8 +166,8 @@ def test_opponent_beyond_the_division() -> None:
     with pytest.raises(ExportError) as caught:
         tsh.parse(data, NAME, _config())
     assert str(caught.value) == (
-        "open-lyon-2024/a.t, row 3, column 'round 3': opponent 9 of Dupont, Jean does not "
-        "exist: the division has 7 players (ids 1 to 7, 0 for a bye)"
+        "open-lyon-2024/a.t, ligne 3, colonne « ronde 3 » : l'adversaire 9 de Dupont, Jean "
+        "n'existe pas : la division a 7 joueurs (numéros 1 à 7, 0 pour une exemption)"
     )
 
 
@@ -176,8 +176,8 @@ def test_unconfirmed_pairing() -> None:
     with pytest.raises(ExportError) as caught:
         tsh.parse(data, NAME, _config())
     assert str(caught.value) == (
-        "open-lyon-2024/a.t, row 3, column 'round 3': Dupont, Jean (id 1) meets Bernard, "
-        "Chloé (id 5) in round 3, but Bernard, Chloé has opponent 0 there"
+        "open-lyon-2024/a.t, ligne 3, colonne « ronde 3 » : Dupont, Jean (n° 1) rencontre "
+        "Bernard, Chloé (n° 5) à la ronde 3, mais Bernard, Chloé a l'adversaire 0 à cette ronde"
     )
 
 
@@ -185,19 +185,29 @@ def test_missing_config_or_date() -> None:
     with pytest.raises(ExportError) as caught:
         tsh.parse(_data(), NAME)
     assert str(caught.value) == (
-        "open-lyon-2024/a.t: the event name and date come from config.tsh, next to the .t "
-        "file: config.tsh is missing"
+        "open-lyon-2024/a.t : le nom et la date du tournoi sont lus dans config.tsh, à côté du "
+        "fichier .t : il manque le fichier config.tsh"
     )
     no_date = b"config event_name = 'Open'\n"
     with pytest.raises(ExportError) as caught:
         tsh.parse(_data(), NAME, no_date)
-    assert str(caught.value).endswith("'config event_date' is missing")
+    assert str(caught.value) == (
+        "open-lyon-2024/a.t : le nom et la date du tournoi sont lus dans config.tsh, à côté du "
+        "fichier .t : il manque la ligne « config event_date » dans config.tsh"
+    )
+    with pytest.raises(ExportError) as caught:
+        tsh.parse(_data(), NAME, b"config event_date = '2024-03-17'\n")
+    assert str(caught.value) == (
+        "open-lyon-2024/a.t : le nom et la date du tournoi sont lus dans config.tsh, à côté du "
+        "fichier .t : il manque la ligne « config event_name » dans config.tsh"
+    )
     bad_date = b"config event_name = 'Open'\nconfig event_date = 'soon'\n"
     with pytest.raises(ExportError) as caught:
         tsh.parse(_data(), NAME, bad_date)
     assert str(caught.value) == (
-        "open-lyon-2024/a.t (config.tsh), row 2, column 'event_date': cannot read the event "
-        "date 'soon': write it as 2024-03-17 or March 16-17, 2024"
+        "open-lyon-2024/a.t (config.tsh), ligne 2, colonne « event_date » : impossible de lire "
+        "la date du tournoi « soon » : écrivez-la sous la forme 2024-03-17, 16-17 mars 2024 ou "
+        "March 16-17, 2024"
     )
 
 
@@ -206,11 +216,41 @@ def test_malformed_line_and_utf16() -> None:
     with pytest.raises(ExportError) as caught:
         tsh.parse(data, NAME, _config())
     assert str(caught.value) == (
-        "open-lyon-2024/a.t, row 9: a player line must read: name, rating, the opponent of "
-        "each round (0 for a bye), ';', the score of each round; found 'Moreau, Luc  5 0 x; "
-        "402 50 455; p12 1 0 2'"
+        "open-lyon-2024/a.t, ligne 9 : une ligne de joueur doit contenir : le nom, le "
+        "classement, l'adversaire de chaque ronde (0 pour une exemption), « ; », le score de "
+        "chaque ronde ; trouvé : « Moreau, Luc  5 0 x; 402 50 455; p12 1 0 2 »"
     )
     with pytest.raises(ExportError) as caught:
         tsh.parse(_data().decode("latin-1").encode("utf-16-le"), NAME, _config())
-    assert caught.value.row == 1
-    assert "looks like UTF-16" in caught.value.message
+    assert str(caught.value) == (
+        "open-lyon-2024/a.t, ligne 1 : le fichier n'est pas un texte brut en UTF-8, "
+        "Windows-1252 ou Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le de "
+        "nouveau en texte brut (ANSI ou UTF-8)"
+    )
+
+
+MALFORMED = [
+    (b"# rien\n", "open-lyon-2024/a.t, ligne 1 : le fichier n'a aucune ligne de joueur"),
+    (
+        _replace("412 390 433;", "412 3x0 433;"),
+        "open-lyon-2024/a.t, ligne 3, colonne « ronde 2 » : « 3x0 » n'est pas un score (nombre "
+        "entier) pour Dupont, Jean",
+    ),
+    (
+        _replace("1650  2 3 4; 412 390 433;", "1650  2 3; 412 390;"),
+        "open-lyon-2024/a.t, ligne 3 : Dupont, Jean a 2 rondes mais la division en a 3 : il "
+        "manque une ronde dans la ligne",
+    ),
+    (
+        _replace("1650  2 3 4;", "1650  1 3 4;"),
+        "open-lyon-2024/a.t, ligne 3, colonne « ronde 1 » : Dupont, Jean est son propre "
+        "adversaire à la ronde 1 (une exemption s'écrit 0)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), MALFORMED)
+def test_malformed_file_messages(data: bytes, message: str) -> None:
+    with pytest.raises(ExportError) as caught:
+        tsh.parse(data, NAME, _config())
+    assert str(caught.value) == message

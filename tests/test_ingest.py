@@ -9,7 +9,9 @@ import polars as pl
 import pytest
 
 from pipelines.ingest.batch import ingest_files
-from pipelines.ingest.raw import read_raw
+from pipelines.ingest.errors import ExportError, of, quantity
+from pipelines.ingest.raw import quarantine, read_raw
+from pipelines.ingest.read import read_export
 from tests.conftest import CALENDAR, PLAYERS, games_csv, results_csv
 
 
@@ -59,16 +61,17 @@ C2 = [("201", "Petit", "Marc", 1), ("202", "Roux", "Léa", 2)]
 def test_wrong_encoding(raw: Path) -> None:
     content = results_csv("C2", C2).encode("utf-16")
     assert _reject_one(raw, "C2.csv", content)[1] == (
-        "2023-2024/C2.csv, row 1: the file is not UTF-8 or Windows-1252 text (it looks like "
-        "UTF-16): save it again as CSV UTF-8 or CSV (separator ; or ,)"
+        "2023-2024/C2.csv, ligne 1 : le fichier n'est pas un texte UTF-8 ou Windows-1252 (il "
+        "semble être en UTF-16) : enregistrez-le de nouveau en CSV UTF-8 ou en CSV "
+        "(séparateur ; ou ,)"
     )
 
 
 def test_wrong_separator(raw: Path) -> None:
     content = results_csv("C2", C2).replace(",", "\t").encode()
     assert _reject_one(raw, "C2.csv", content)[1] == (
-        "2023-2024/C2.csv, row 1: the header row is separated by tabs: "
-        "use ',' or ';' between columns"
+        "2023-2024/C2.csv, ligne 1 : la ligne d'en-tête est séparée par des tabulations : "
+        "séparez les colonnes par des virgules (,) ou des points-virgules (;)"
     )
 
 
@@ -76,22 +79,23 @@ def test_missing_required_column(raw: Path) -> None:
     text = results_csv("C2", C2)
     lines = [",".join(line.split(",")[:7] + line.split(",")[8:]) for line in text.splitlines()]
     assert _reject_one(raw, "C2.csv", ("\n".join(lines) + "\n").encode())[1] == (
-        "2023-2024/C2.csv, row 1: missing required column 'rank' in this results file's header row"
+        "2023-2024/C2.csv, ligne 1 : il manque la colonne obligatoire « rank » dans la ligne "
+        "d'en-tête de ce fichier de résultats"
     )
 
 
 def test_non_numeric_rank(raw: Path) -> None:
     text = results_csv("C2", C2).replace("Léa,2,", "Léa,deux,")
     assert _reject_one(raw, "C2.csv", text.encode())[1] == (
-        "2023-2024/C2.csv, row 3, column 'rank': 'deux' is not a whole number"
+        "2023-2024/C2.csv, ligne 3, colonne « rank » : « deux » n'est pas un nombre entier"
     )
 
 
 def test_duplicate_player_in_one_tournament(raw: Path) -> None:
     text = results_csv("C2", [*C2, ("201", "Petit", "Marc", 3)])
     assert _reject_one(raw, "C2.csv", text.encode())[1] == (
-        "2023-2024/C2.csv, row 4, column 'player_id': player 201 appears twice in tournament "
-        "C2 (rows 2 and 4)"
+        "2023-2024/C2.csv, ligne 4, colonne « player_id » : le joueur 201 apparaît deux fois "
+        "dans le tournoi C2 (lignes 2 et 4)"
     )
 
 
@@ -100,37 +104,37 @@ def test_game_with_a_player_not_in_the_tournament(raw: Path) -> None:
     games = games_csv("C2", [(1, "201", "202", 400, 300), (2, "201", "999", 380, 350)])
     status = _reject_one(raw, "C2_games.csv", games.encode())
     assert status[1] == (
-        "2023-2024/C2_games.csv, row 3, column 'opponent_id': player 999 is not in the results "
-        "of tournament C2"
+        "2023-2024/C2_games.csv, ligne 3, colonne « opponent_id » : le joueur 999 ne figure "
+        "pas dans les résultats du tournoi C2"
     )
 
 
 def test_games_of_an_unknown_tournament(raw: Path) -> None:
     games = games_csv("C9", [(1, "201", "202", 400, 300)])
     assert _reject_one(raw, "C9_games.csv", games.encode())[1] == (
-        "2023-2024/C9_games.csv, row 2, column 'tournament_id': tournament C9 has no results "
-        "(its results file is missing or was rejected)"
+        "2023-2024/C9_games.csv, ligne 2, colonne « tournament_id » : le tournoi C9 n'a pas "
+        "de résultats (son fichier de résultats manque ou a été refusé)"
     )
 
 
 def test_tournament_id_in_two_files(raw: Path) -> None:
     text = results_csv("C1", PLAYERS)
     assert _reject_one(raw, "C1_corrige.csv", text.encode())[1] == (
-        "2023-2024/C1_corrige.csv, row 2, column 'tournament_id': tournament C1 already has its "
-        "results in 2023-2024/C1.csv: a tournament must be in exactly one file (to correct it, "
-        "replace that file)"
+        "2023-2024/C1_corrige.csv, ligne 2, colonne « tournament_id » : le tournoi C1 a déjà "
+        "ses résultats dans 2023-2024/C1.csv : un tournoi doit figurer dans un seul fichier "
+        "(pour le corriger, remplacez ce fichier)"
     )
 
 
 def test_empty_file(raw: Path) -> None:
-    assert _reject_one(raw, "C2.csv", b"")[1] == "2023-2024/C2.csv: the file is empty"
-    assert _reject_one(raw, "C3.csv", b"\n \n")[1] == "2023-2024/C3.csv: the file is empty"
+    assert _reject_one(raw, "C2.csv", b"")[1] == "2023-2024/C2.csv : le fichier est vide"
+    assert _reject_one(raw, "C3.csv", b"\n \n")[1] == "2023-2024/C3.csv : le fichier est vide"
 
 
 def test_header_only_file(raw: Path) -> None:
     text = results_csv("C2", [])
     assert _reject_one(raw, "C2.csv", text.encode())[1] == (
-        "2023-2024/C2.csv, row 1: the file has a header row but no data rows"
+        "2023-2024/C2.csv, ligne 1 : le fichier a une ligne d'en-tête mais aucune ligne de données"
     )
 
 
@@ -138,7 +142,8 @@ def test_truncated_file(raw: Path) -> None:
     text = results_csv("C2", C2)
     cut = text[: text.rindex("Roux") + 4]  # the last row stops mid-way
     assert _reject_one(raw, "C2.csv", cut.encode())[1] == (
-        "2023-2024/C2.csv, row 3: 6 fields where the header has 10 (truncated file?)"
+        "2023-2024/C2.csv, ligne 3 : la ligne a 6 cellules alors que la ligne d'en-tête en a "
+        "10 (fichier tronqué ?)"
     )
 
 
@@ -155,7 +160,7 @@ def test_truncated_workbook(raw: Path) -> None:
     status = _reject_one(raw, "C2.xlsx", data[: len(data) // 2])
     assert status[1] is not None
     assert status[1].startswith(
-        "2023-2024/C2.xlsx: not a readable XLSX workbook (damaged or truncated file:"
+        "2023-2024/C2.xlsx : ce n'est pas un classeur XLSX lisible (fichier endommagé ou tronqué : "
     )
 
 
@@ -164,22 +169,143 @@ def test_inconsistent_tournament_details(raw: Path) -> None:
     lines = text.splitlines()
     lines[2] = lines[2].replace("2024-01-14", "2024-01-15")
     assert _reject_one(raw, "C2.csv", ("\n".join(lines) + "\n").encode())[1] == (
-        "2023-2024/C2.csv, row 3, column 'end_date': '2024-01-15' differs from '2024-01-14' on "
-        "row 2: a tournament's end_date must be the same on all its rows"
+        "2023-2024/C2.csv, ligne 3, colonne « end_date » : « 2024-01-15 » diffère de la valeur "
+        "« 2024-01-14 » de la ligne 2 : cette colonne doit être la même sur toutes les lignes "
+        "d'un tournoi"
     )
 
 
 def test_bad_date_and_discipline(raw: Path) -> None:
     text = results_csv("C2", C2, date="14/13/2024")
     assert _reject_one(raw, "C2.csv", text.encode())[1] == (
-        "2023-2024/C2.csv, row 2, column 'end_date': '14/13/2024' is not a date "
-        "(expected YYYY-MM-DD)"
+        "2023-2024/C2.csv, ligne 2, colonne « end_date » : « 14/13/2024 » n'est pas une date "
+        "(attendu : AAAA-MM-JJ ou JJ/MM/AAAA)"
     )
     text = results_csv("C3", C2, discipline="scrabble")
     assert _reject_one(raw, "C3.csv", text.encode())[1] == (
-        "2023-2024/C3.csv, row 2, column 'discipline': 'scrabble' is not a discipline: use "
-        "duplicate, classique or dcdl"
+        "2023-2024/C3.csv, ligne 2, colonne « discipline » : « scrabble » n'est pas une "
+        "discipline : écrivez duplicate, classique ou dcdl"
     )
+
+
+def test_missing_required_columns(raw: Path) -> None:
+    text = results_csv("C2", C2)
+    lines = [",".join(line.split(",")[:3] + line.split(",")[4:7]) for line in text.splitlines()]
+    assert _reject_one(raw, "C2.csv", ("\n".join(lines) + "\n").encode())[1] == (
+        "2023-2024/C2.csv, ligne 1 : il manque les colonnes obligatoires « end_date », « rank » "
+        "dans la ligne d'en-tête de ce fichier de résultats"
+    )
+
+
+FRENCH_HEADER = "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série"
+
+
+def test_message_shows_the_header_the_organiser_wrote(raw: Path) -> None:
+    text = (
+        f"{FRENCH_HEADER}\n"
+        "D2;Open de Tours;duplicate;2024-03-10;201;Petit;Marc;1;4\n"
+        "D2;Open de Tours;duplicate;2024-03-10;202;Roux;Léa;deux;5\n"
+    )
+    assert _reject_one(raw, "D2.csv", text.encode("cp1252"))[1] == (
+        "2023-2024/D2.csv, ligne 3, colonne « rank » (Rang) : « deux » n'est pas un nombre entier"
+    )
+    # The canonical name in another case is not repeated.
+    text = results_csv("C2", C2).replace(",rank,", ",Rank,").replace("Léa,2,", "Léa,deux,")
+    assert _reject_one(raw, "C2.csv", text.encode())[1] == (
+        "2023-2024/C2.csv, ligne 3, colonne « rank » : « deux » n'est pas un nombre entier"
+    )
+
+
+def test_workbook_message_shows_the_sheet_and_its_header(raw: Path) -> None:
+    import xlsxwriter
+
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    sheet = book.add_worksheet("Classement")
+    rows = [
+        FRENCH_HEADER,
+        "D3;Open de Tours;duplicate;2024-03-10;201;Petit;Marc;1;4",
+        "D3;Open de Tours;duplicate;2024-03-10;202;;Léa;2;5",
+    ]
+    for r, line in enumerate(rows):
+        sheet.write_row(r, 0, line.split(";"))
+    book.close()
+    assert _reject_one(raw, "D3.xlsx", buffer.getvalue())[1] == (
+        "2023-2024/D3.xlsx [feuille Classement], ligne 3, colonne « last_name » (Nom) : valeur "
+        "vide : cette colonne doit être remplie sur chaque ligne d'un fichier de résultats"
+    )
+
+
+def test_second_sheet_of_the_same_kind(raw: Path) -> None:
+    import xlsxwriter
+
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    for title in ("Classement", "Bis"):
+        sheet = book.add_worksheet(title)
+        for r, line in enumerate(results_csv("C2", C2).splitlines()):
+            sheet.write_row(r, 0, line.split(","))
+    book.close()
+    assert _reject_one(raw, "C2.xlsx", buffer.getvalue())[1] == (
+        "2023-2024/C2.xlsx [feuille Bis] : une deuxième feuille de résultats dans le même "
+        "classeur : un classeur n'a qu'une feuille de chaque sorte"
+    )
+
+
+def test_rating_list_messages(raw: Path) -> None:
+    text = "player_id,as_of,cote\n300,,1500\n"
+    assert _reject_one(raw, "liste_b.csv", text.encode())[1] == (
+        "2023-2024/liste_b.csv, ligne 2, colonne « as_of » : valeur vide : cette colonne doit "
+        "être remplie sur chaque ligne d'un fichier de liste de classement"
+    )
+    # Player 100 on 2023-08-31 is already in liste_2023-08-31.csv, the first file by path.
+    (raw / "z_liste.csv").write_text("player_id,as_of,cote\n100,2023-08-31,1700\n")
+    result = _ingest(raw)
+    assert _status(result)["z_liste.csv"] == (
+        "rejected",
+        "z_liste.csv, ligne 2, colonne « player_id » : le joueur 100 au 2023-08-31 figure déjà "
+        "dans la liste de classement liste_2023-08-31.csv : un joueur ne figure qu'une fois "
+        "par date de liste, dans un seul fichier",
+    )
+
+
+def test_quarantine_note_says_why_and_what_to_do(raw: Path, tmp_path: Path) -> None:
+    (raw / "2023-2024" / "bad.csv").write_text("nom\tprenom\n", encoding="utf-8")
+    files = read_raw(raw)
+    result = ingest_files(files, calendar=CALENDAR)
+    copies = quarantine(result.rejected, files, tmp_path / "quarantine")
+    copy = tmp_path / "quarantine" / "2023-2024" / "bad.csv"
+    assert copies == {"2023-2024/bad.csv": str(copy)}
+    assert copy.read_bytes() == b"nom\tprenom\n"
+    assert (copy.parent / "bad.csv.reason.txt").read_text(encoding="utf-8") == (
+        "2023-2024/bad.csv, ligne 1 : la ligne d'en-tête est séparée par des tabulations : "
+        "séparez les colonnes par des virgules (,) ou des points-virgules (;)\n"
+        "\n"
+        "Ce fichier a été refusé en entier : rien de son contenu n'est chargé. Ceci en est une "
+        "copie ; l'original est resté dans le dossier des exports : corrigez-le (ou "
+        "remplacez-le), puis relancez le calcul.\n"
+    )
+
+
+def test_missing_raw_folder(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError) as caught:
+        read_raw(tmp_path / "absent")
+    assert str(caught.value) == f"le dossier des exports {tmp_path / 'absent'} n'existe pas"
+
+
+def test_error_format_and_french_counts() -> None:
+    assert str(ExportError("a.csv", "le fichier est vide")) == "a.csv : le fichier est vide"
+    assert str(ExportError("a.csv", "x", row=3, column="rank", header="Place")) == (
+        "a.csv, ligne 3, colonne « rank » (Place) : x"
+    )
+    assert [quantity(n, "ronde") for n in (0, 1, 2)] == ["0 ronde", "1 ronde", "2 rondes"]
+    assert quantity(3, "cheval", "chevaux") == "3 chevaux"
+    assert [of(n) for n in ("Jennifer Lee", "Andrew Fisher", "Élise Martin", "Hugo Roy")] == [
+        "de Jennifer Lee",
+        "d'Andrew Fisher",
+        "d'Élise Martin",
+        "de Hugo Roy",
+    ]
 
 
 def test_workbook_with_title_rows_and_two_sheets(raw: Path) -> None:
@@ -222,8 +348,8 @@ def test_error_in_a_workbook_names_the_sheet_and_rejects_all_of_it(raw: Path) ->
     book.close()
     status = _reject_one(raw, "C2.xlsx", buffer.getvalue())
     assert status[1] == (
-        "2023-2024/C2.xlsx [sheet games], row 2, column 'opponent_id': player 777 is not in the "
-        "results of tournament C2"
+        "2023-2024/C2.xlsx [feuille games], ligne 2, colonne « opponent_id » : le joueur 777 ne "
+        "figure pas dans les résultats du tournoi C2"
     )
     result = _ingest(raw)
     assert "C2" not in result.tables["tournaments"]["tournament_id"].to_list()
@@ -244,3 +370,159 @@ def test_decimal_comma_and_separator(raw: Path, sep: str) -> None:
     assert result.rejected == {}
     listed = result.tables["rating_lists"].filter(pl.col("player_id") == "300")
     assert listed["elo"].item() == 1650.5
+
+
+# One file alone (`2023-2024/<name>`) and the exact message that rejects it.
+_LIST = "player_id,as_of"
+_WITH_START = "\n".join(
+    line + (",start_date" if i == 0 else ",2024-01-20")
+    for i, line in enumerate(results_csv("C2", C2).splitlines())
+)
+SINGLE_FILE_CASES = [
+    (
+        "l.csv",
+        f"{_LIST}\n300,2024-01-01\x81\n".encode("latin-1"),
+        "2023-2024/l.csv, ligne 2 : l'octet 0x81 n'est ni du texte UTF-8 ni du Windows-1252 : "
+        "enregistrez de nouveau le fichier en CSV UTF-8",
+    ),
+    (
+        "l.csv",
+        b"foo,bar\n1,2\n",
+        "2023-2024/l.csv, ligne 1 : la ligne d'en-tête ne permet pas de savoir s'il "
+        "s'agit d'un fichier de résultats, de parties ou de liste de classement (voir "
+        "docs/exports.md pour les noms de colonnes)",
+    ),
+    (
+        "l.csv",
+        f"{_LIST},Licence\n300,2024-01-01,300\n".encode(),
+        "2023-2024/l.csv, ligne 1 : deux colonnes désignent « player_id » : « player_id » "
+        "et « Licence » (gardez-en une seule)",
+    ),
+    (
+        "l.csv",
+        b"player_id\n300\n",
+        "2023-2024/l.csv, ligne 1 : la ligne d'en-tête n'a qu'une seule colonne : "
+        "séparez les colonnes par des virgules (,) ou des points-virgules (;)",
+    ),
+    (
+        "l.csv",
+        b"player_id|as_of\n300|2024-01-01\n",
+        "2023-2024/l.csv, ligne 1 : la ligne d'en-tête est séparée par des barres "
+        "verticales (|) : séparez les colonnes par des virgules (,) ou des points-virgules (;)",
+    ),
+    (
+        "l.csv",
+        f"\n{_LIST}\n300,2024-01-01\n".encode(),
+        "2023-2024/l.csv, ligne 1 : le fichier doit commencer par sa ligne d'en-tête "
+        "(supprimez les lignes vides au-dessus)",
+    ),
+    (
+        "l.csv",
+        f"{_LIST}\n300,2024-01-01\n300,2024-01-01\n".encode(),
+        "2023-2024/l.csv, ligne 3, colonne « player_id » : le joueur 300 figure deux fois dans "
+        "la liste du 2024-01-01 (lignes 2 et 3)",
+    ),
+    (
+        "l.csv",
+        f"{_LIST},elo_games\n300,2024-01-01,-3\n".encode(),
+        "2023-2024/l.csv, ligne 2, colonne « elo_games » : le nombre de parties -3 ne peut pas "
+        "être négatif",
+    ),
+    (
+        "l.csv",
+        f"{_LIST},elo\n300,2024-01-01,abc\n".encode(),
+        "2023-2024/l.csv, ligne 2, colonne « elo » : « abc » n'est pas un nombre",
+    ),
+    (
+        "C2.csv",
+        results_csv("C2", [("201", "Petit", "Marc", 0)]).encode(),
+        "2023-2024/C2.csv, ligne 2, colonne « rank » : le rang 0 n'est pas une place (1 ou plus)",
+    ),
+    (
+        "C2.csv",
+        _WITH_START.encode(),
+        "2023-2024/C2.csv, ligne 2, colonne « start_date » : le tournoi commence (2024-01-20) "
+        "après sa date de fin (2024-01-14)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), SINGLE_FILE_CASES)
+def test_single_file_messages(raw: Path, name: str, content: bytes, message: str) -> None:
+    assert _reject_one(raw, name, content)[1] == message
+
+
+GAMES_CASES = [
+    (
+        [(1, "201", "201", 400, 300)],
+        "2023-2024/C2_games.csv, ligne 2, colonne « opponent_id » : le joueur 201 ne peut pas "
+        "être son propre adversaire",
+    ),
+    (
+        [(0, "201", "202", 400, 300)],
+        "2023-2024/C2_games.csv, ligne 2, colonne « round » : la ronde 0 n'est pas un numéro "
+        "de ronde (1 ou plus)",
+    ),
+    (
+        [(1, "201", "202", 400, 300), (1, "202", "201", 300, 400)],
+        "2023-2024/C2_games.csv, ligne 3, colonne « opponent_id » : le joueur 201 joue "
+        "déjà à la ronde 1 du tournoi C2 (ligne 2) : chaque partie ne doit "
+        "figurer qu'une fois",
+    ),
+]
+
+
+@pytest.mark.parametrize(("games", "message"), GAMES_CASES)
+def test_games_messages(
+    raw: Path, games: list[tuple[int, str, str, int | str, int | str]], message: str
+) -> None:
+    (raw / "2023-2024" / "C2.csv").write_text(results_csv("C2", C2), encoding="utf-8")
+    assert _reject_one(raw, "C2_games.csv", games_csv("C2", games).encode())[1] == message
+
+
+def _workbook(sheets: dict[str, list[list[str]]]) -> bytes:
+    import xlsxwriter
+
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    for title, rows in sheets.items():
+        sheet = book.add_worksheet(title)
+        for r, row in enumerate(rows):
+            sheet.write_row(r, 0, row)
+    book.close()
+    return buffer.getvalue()
+
+
+_LIST_ROWS = [["player_id", "as_of", "cote"], ["300", "2024-01-01", "1500"]]
+WORKBOOK_CASES = [
+    (
+        {"Feuil1": [["Liste des joueurs"], ["licence du joueur"]]},
+        "2023-2024/l.xlsx [feuille Feuil1], ligne 1 : aucune ligne d'en-tête de feuille de "
+        "résultats, de parties ou de liste de classement dans les premières lignes "
+        "(voir docs/exports.md pour les noms de colonnes)",
+    ),
+    (
+        {"Liste": [*_LIST_ROWS, ["301", "2024-01-01", "1400", "note"]]},
+        "2023-2024/l.xlsx [feuille Liste], ligne 3 : une valeur au-delà de la dernière "
+        "colonne de la ligne d'en-tête (donnez un titre à sa colonne ou supprimez-la)",
+    ),
+    (
+        {"Liste": _LIST_ROWS[:1]},
+        "2023-2024/l.xlsx [feuille Liste], ligne 1 : la feuille a une ligne d'en-tête mais "
+        "aucune ligne de données",
+    ),
+    ({"Vide": []}, "2023-2024/l.xlsx : le classeur ne contient aucune donnée"),
+]
+
+
+@pytest.mark.parametrize(("sheets", "message"), WORKBOOK_CASES)
+def test_workbook_messages(raw: Path, sheets: dict[str, list[list[str]]], message: str) -> None:
+    assert _reject_one(raw, "l.xlsx", _workbook(sheets))[1] == message
+
+
+def test_unsupported_file_type() -> None:
+    with pytest.raises(ExportError) as caught:
+        read_export(b"nom prenom\n", "notes.txt")
+    assert str(caught.value) == (
+        "notes.txt : type de fichier « .txt » non pris en charge (attendu : .csv ou .xlsx)"
+    )

@@ -12,6 +12,7 @@ import pytest
 from pipelines.cli import main
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.jobs import nightly_build, raw_exports_sensor
+from pipelines.ingest.raw import reason_note
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from tests.conftest import PLAYERS, results_csv
@@ -105,12 +106,19 @@ def test_rejected_input_gives_exit_status_1_and_is_quarantined(
     assert _build(raw, tmp_path) == 1
     out = capsys.readouterr().out
     assert "rejected: 1" in out
-    assert "2023-2024/bad.csv, row 1: the header row is separated by tabs" in out
+    message = (
+        "2023-2024/bad.csv, ligne 1 : la ligne d'en-tête est séparée par des tabulations : "
+        "séparez les colonnes par des virgules (,) ou des points-virgules (;)"
+    )
+    assert f"{message}\n" in out
     quarantined = tmp_path / "quarantine" / "2023-2024" / "bad.csv"
     assert quarantined.read_text(encoding="utf-8") == "nom\tprenom\n"
+    reason = quarantined.with_name("bad.csv.reason.txt").read_text(encoding="utf-8")
+    assert reason == reason_note(message)
     assert (raw / "2023-2024" / "bad.csv").exists()  # the raw file stays where it was
     log = _tables(tmp_path / "w.duckdb")["ingest_log"]
-    assert log.filter(pl.col("status") == "rejected")["path"].to_list() == ["2023-2024/bad.csv"]
+    rejected = log.filter(pl.col("status") == "rejected")
+    assert rejected.select("path", "message").rows() == [("2023-2024/bad.csv", message)]
 
 
 def test_a_failed_build_leaves_the_previous_warehouse_intact(

@@ -113,12 +113,12 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
     errors = [
         results_type_errors,
         validate.results_errors(results),
-        validate.tournament_owner_errors(results, "results"),
+        validate.tournament_owner_errors(results, RESULTS.label),
         ratings_type_errors,
         validate.rating_list_errors(ratings),
         validate.rating_owner_errors(ratings),
         games_type_errors,
-        validate.tournament_owner_errors(games, "games"),
+        validate.tournament_owner_errors(games, GAMES.label),
         published_type_errors,
     ]
     first = validate.first_error_per_file(errors)
@@ -136,8 +136,13 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
         game_errors.append(found)
         bad |= newly
     first = validate.first_error_per_file([first, *game_errors])
+    headers = {
+        table.where or path: table.headers
+        for path, tables in parsed.items()
+        for table in tables.values()
+    }
     for row in first.iter_rows(named=True):
-        rejected.setdefault(row["_file"], _message(row))
+        rejected.setdefault(row["_file"], _message(row, headers))
 
     good = [p for p in paths if p not in rejected]
     results = results.filter(pl.col("_file").is_in(good))
@@ -151,13 +156,18 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
     return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
-def _message(row: Mapping[str, object]) -> str:
+def _message(row: Mapping[str, object], headers: Mapping[str, Mapping[str, str]]) -> str:
+    """The organiser's message of an error row; `headers` gives, per `_where`, the header
+    the file writes for a canonical column when it is another name (`Rang` for `rank`)."""
+    where = str(row["_where"])
+    column = row["column"]
     return str(
         ExportError(
-            str(row["_where"]),
+            where,
             str(row["message"]),
             row=row["_row"],  # type: ignore[arg-type]
-            column=row["column"],  # type: ignore[arg-type]
+            column=column,  # type: ignore[arg-type]
+            header=headers.get(where, {}).get(column) if isinstance(column, str) else None,
         )
     )
 

@@ -20,7 +20,7 @@ COMPANION_SUFFIXES = frozenset({".tsh"})
 def export_paths(raw_dir: Path) -> list[Path]:
     """Every export below raw_dir (any depth), in path order; hidden files are skipped."""
     if not raw_dir.is_dir():
-        raise FileNotFoundError(f"raw folder {raw_dir} does not exist")
+        raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
     found = []
     for path in raw_dir.rglob("*"):
         rel = path.relative_to(raw_dir)
@@ -53,11 +53,24 @@ def folder_digest(hashes: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
+def reason_note(message: str) -> str:
+    """The text of a quarantined file's `.reason.txt`: the message of the ingest log, then
+    what it means and what to do, for the organiser who opens the quarantine folder."""
+    return (
+        f"{message}\n"
+        "\n"
+        "Ce fichier a été refusé en entier : rien de son contenu n'est chargé. Ceci en est "
+        "une copie ; l'original est resté dans le dossier des exports : corrigez-le (ou "
+        "remplacez-le), puis relancez le calcul.\n"
+    )
+
+
 def quarantine(
     rejected: Mapping[str, str], files: Mapping[str, bytes], folder: Path
 ) -> dict[str, str]:
-    """Copy each rejected file to `folder` with a `.reason.txt` beside it; returns the
-    quarantine path of each. The folder is emptied first: it reflects the last run."""
+    """Copy each rejected file to `folder` with a `.reason.txt` beside it (`reason_note`);
+    returns the quarantine path of each. The folder is emptied first: it reflects the
+    last run."""
     if folder.exists():
         shutil.rmtree(folder)
     out: dict[str, str] = {}
@@ -65,6 +78,7 @@ def quarantine(
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(files[path])
-        target.with_name(target.name + ".reason.txt").write_text(message + "\n", encoding="utf-8")
+        note = target.with_name(target.name + ".reason.txt")
+        note.write_text(reason_note(message), encoding="utf-8")
         out[path] = str(target)
     return out

@@ -12,13 +12,13 @@ import csv
 import datetime as dt
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 
 import polars as pl
 
-from pipelines.ingest.errors import ExportError
-from pipelines.ingest.schema import KINDS, Kind, canonical_column
+from pipelines.ingest.errors import ExportError, quantity
+from pipelines.ingest.schema import KINDS, Kind, canonical_column, normalise_header
 
 # Columns that point to one kind when found in a header row.
 _SIGNATURES: dict[str, frozenset[str]] = {
@@ -33,14 +33,16 @@ _KIND_BY_NAME = {k.name: k for k in KINDS}
 # TSH reads the event's name and date from this file beside its `.t` division files.
 TSH_CONFIG = "config.tsh"
 
+_USE_SEPARATOR = "séparez les colonnes par des virgules (,) ou des points-virgules (;)"
+
 
 def decode(data: bytes, name: str) -> str:
     """Text of a file in UTF-8 (with or without BOM) or Windows-1252, detected."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
         raise ExportError(
             name,
-            "the file is not UTF-8 or Windows-1252 text (it looks like UTF-16): "
-            "save it again as CSV UTF-8 or CSV (separator ; or ,)",
+            "le fichier n'est pas un texte UTF-8 ou Windows-1252 (il semble être en UTF-16) : "
+            "enregistrez-le de nouveau en CSV UTF-8 ou en CSV (séparateur ; ou ,)",
             row=1,
         )
     try:
@@ -53,8 +55,8 @@ def decode(data: bytes, name: str) -> str:
         line = data[: err.start].count(b"\n") + 1
         raise ExportError(
             name,
-            f"byte 0x{data[err.start]:02X} is neither UTF-8 nor Windows-1252 text: "
-            "save the file again as CSV UTF-8",
+            f"l'octet 0x{data[err.start]:02X} n'est ni du texte UTF-8 ni du Windows-1252 : "
+            "enregistrez de nouveau le fichier en CSV UTF-8",
             row=line,
         ) from None
 
@@ -69,8 +71,9 @@ def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[
     if best == 0 or len(winners) > 1:
         raise ExportError(
             name,
-            "cannot tell from the header row whether this is a results, games or "
-            "rating-list file (see docs/exports.md for the column names)",
+            "la ligne d'en-tête ne permet pas de savoir s'il s'agit d'un fichier de "
+            "résultats, de parties ou de liste de classement (voir docs/exports.md pour les "
+            "noms de colonnes)",
             row=row,
         )
     kind = _KIND_BY_NAME[winners[0]]
@@ -79,18 +82,19 @@ def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[
         if col and col in seen:
             raise ExportError(
                 name,
-                f"two columns mean '{col}': '{seen[col].strip()}' and '{raw.strip()}'",
+                f"deux colonnes désignent « {col} » : « {seen[col].strip()} » et "
+                f"« {raw.strip()} » (gardez-en une seule)",
                 row=row,
             )
         if col:
             seen[col] = raw
     missing = [c for c in kind.required if c not in present]
     if missing:
-        names = ", ".join(f"'{c}'" for c in missing)
-        plural = "s" if len(missing) > 1 else ""
+        names = ", ".join(f"« {c} »" for c in missing)
+        which = "la colonne obligatoire" if len(missing) == 1 else "les colonnes obligatoires"
         raise ExportError(
             name,
-            f"missing required column{plural} {names} in this {kind.label} file's header row",
+            f"il manque {which} {names} dans la ligne d'en-tête de ce fichier de {kind.label}",
             row=row,
         )
     return kind, columns
@@ -105,6 +109,9 @@ class RawTable:
     columns: dict[str, list[str | None]]
     rows: list[int]
     where: str | None = None  # the name used in messages when not the path (a sheet)
+    # canonical column -> the header the file writes, where it is not the canonical name
+    # itself (`rank` -> `Rang`): messages show it beside the canonical name.
+    headers: dict[str, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -118,6 +125,7 @@ class RawTable:
 
 def _table(
     kind: Kind,
+    header: Sequence[str],
     columns: list[str],
     rows: list[list[str]],
     numbers: list[int],
@@ -126,22 +134,27 @@ def _table(
     data: dict[str, list[str | None]] = {
         col: [r[i] for r in rows] for i, col in enumerate(columns) if col in kind.dtypes
     }
-    return RawTable(columns=data, rows=numbers, where=where)
+    headers = {
+        col: title.strip()
+        for title, col in zip(header, columns, strict=True)
+        if col in kind.dtypes and normalise_header(title) != col
+    }
+    return RawTable(columns=data, rows=numbers, where=where, headers=headers)
 
 
 def _separator(header_line: str, name: str) -> str:
     counts = {sep: header_line.count(sep) for sep in (",", ";")}
     if counts[","] == 0 and counts[";"] == 0:
-        for other, label in (("\t", "tabs"), ("|", "'|'")):
+        for other, label in (("\t", "des tabulations"), ("|", "des barres verticales (|)")):
             if other in header_line:
                 raise ExportError(
                     name,
-                    f"the header row is separated by {label}: use ',' or ';' between columns",
+                    f"la ligne d'en-tête est séparée par {label} : {_USE_SEPARATOR}",
                     row=1,
                 )
         raise ExportError(
             name,
-            "the header row has a single column: separate columns with ',' or ';'",
+            f"la ligne d'en-tête n'a qu'une seule colonne : {_USE_SEPARATOR}",
             row=1,
         )
     return ";" if counts[";"] > counts[","] else ","
@@ -151,17 +164,22 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
     """One CSV export: a single kind of content."""
     text = decode(data, name)
     if not text.strip():
-        raise ExportError(name, "the file is empty")
+        raise ExportError(name, "le fichier est vide")
     lines = text.splitlines()
     first = next(i for i, line in enumerate(lines) if line.strip())
     if first:
-        raise ExportError(name, "the file must start with its header row", row=1)
+        raise ExportError(
+            name,
+            "le fichier doit commencer par sa ligne d'en-tête (supprimez les lignes vides "
+            "au-dessus)",
+            row=1,
+        )
     sep = _separator(lines[0], name)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     try:
         header = next(reader)
     except csv.Error as err:
-        raise ExportError(name, f"unreadable header row ({err})", row=1) from None
+        raise ExportError(name, f"ligne d'en-tête illisible ({err})", row=1) from None
     kind, columns = detect_kind(header, name, row=1)
     width = len(header)
     rows: list[list[str]] = []
@@ -172,19 +190,22 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
             if not any(f.strip() for f in fields):
                 continue
             if len(fields) != width:
-                hint = " (truncated file?)" if len(fields) < width else ""
+                hint = " (fichier tronqué ?)" if len(fields) < width else ""
                 raise ExportError(
                     name,
-                    f"{len(fields)} fields where the header has {width}{hint}",
+                    f"la ligne a {quantity(len(fields), 'cellule')} alors que la ligne "
+                    f"d'en-tête en a {width}{hint}",
                     row=line,
                 )
             rows.append(fields)
             numbers.append(line)
     except csv.Error as err:
-        raise ExportError(name, f"unreadable row ({err})", row=reader.line_num + 1) from None
+        raise ExportError(name, f"ligne illisible ({err})", row=reader.line_num + 1) from None
     if not rows:
-        raise ExportError(name, "the file has a header row but no data rows", row=1)
-    return {kind.name: _table(kind, columns, rows, numbers)}
+        raise ExportError(
+            name, "le fichier a une ligne d'en-tête mais aucune ligne de données", row=1
+        )
+    return {kind.name: _table(kind, header, columns, rows, numbers)}
 
 
 def _cell_text(value: object) -> str:
@@ -220,12 +241,12 @@ def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
         raise ExportError(
-            name, f"not a readable XLSX workbook (damaged or truncated file: {err})"
+            name, f"ce n'est pas un classeur XLSX lisible (fichier endommagé ou tronqué : {err})"
         ) from None
     frames: dict[str, RawTable] = {}
     try:
         for sheet in workbook.worksheets:
-            where = f"{name} [sheet {sheet.title}]"
+            where = f"{name} [feuille {sheet.title}]"
             rows = _rows_of_sheet(sheet.iter_rows(values_only=True))
             if not rows:
                 continue
@@ -238,8 +259,9 @@ def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
             if header_at is None:
                 raise ExportError(
                     where,
-                    "no header row of a results, games or rating-list sheet in its first "
-                    "rows (see docs/exports.md for the column names)",
+                    "aucune ligne d'en-tête de feuille de résultats, de parties ou de liste "
+                    "de classement dans les premières lignes (voir docs/exports.md pour les "
+                    "noms de colonnes)",
                     row=rows[0][0],
                 )
             header_row, header = rows[header_at]
@@ -247,25 +269,36 @@ def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
                 header = header[:-1]
             kind, columns = detect_kind(header, where, row=header_row)
             if kind.name in frames:
-                raise ExportError(where, f"a second {kind.label} sheet in the same workbook")
+                raise ExportError(
+                    where,
+                    f"une deuxième feuille de {kind.label} dans le même classeur : un classeur "
+                    "n'a qu'une feuille de chaque sorte",
+                )
             body = [
                 (n, (cells + [""] * len(header))[: len(header)])
                 for n, cells in rows[header_at + 1 :]
             ]
             for n, cells in rows[header_at + 1 :]:
                 if any(c for c in cells[len(header) :]):
-                    raise ExportError(where, "a value beyond the last header column", row=n)
+                    raise ExportError(
+                        where,
+                        "une valeur au-delà de la dernière colonne de la ligne d'en-tête "
+                        "(donnez un titre à sa colonne ou supprimez-la)",
+                        row=n,
+                    )
             if not body:
                 raise ExportError(
-                    where, "the sheet has a header row but no data rows", row=header_row
+                    where,
+                    "la feuille a une ligne d'en-tête mais aucune ligne de données",
+                    row=header_row,
                 )
             frames[kind.name] = _table(
-                kind, columns, [c for _, c in body], [n for n, _ in body], where
+                kind, header, columns, [c for _, c in body], [n for n, _ in body], where
             )
     finally:
         workbook.close()
     if not frames:
-        raise ExportError(name, "the workbook has no data")
+        raise ExportError(name, "le classeur ne contient aucune donnée")
     return frames
 
 
@@ -279,7 +312,7 @@ def read_export(
 
     suffix = PurePath(name).suffix.lower()
     if not data:
-        raise ExportError(name, "the file is empty")
+        raise ExportError(name, "le fichier est vide")
     fmt = detect_format(data, name)
     if fmt == "tsh":
         config_path = PurePath(name).with_name(TSH_CONFIG).as_posix()
@@ -292,5 +325,7 @@ def read_export(
     elif suffix == ".csv":
         return read_csv(data, name)
     else:
-        raise ExportError(name, f"unsupported file type '{suffix}' (expected .csv or .xlsx)")
+        raise ExportError(
+            name, f"type de fichier « {suffix} » non pris en charge (attendu : .csv ou .xlsx)"
+        )
     return {kind: RawTable.from_frame(frame) for kind, frame in frames.items() if frame.height}

@@ -20,7 +20,7 @@ class Kind:
     """One kind of export file: its name, its columns and their types."""
 
     name: str
-    label: str  # how an organiser calls it, in messages
+    label: str  # how an organiser calls it, in messages (French: « fichier de {label} »)
     required: tuple[str, ...]
     optional: tuple[str, ...]
     dtypes: dict[str, pl.DataType]
@@ -37,7 +37,7 @@ _DATE = pl.Date()
 
 RESULTS = Kind(
     name="results",
-    label="results",
+    label="résultats",
     required=(
         "tournament_id",
         "tournament_name",
@@ -100,7 +100,7 @@ RESULTS = Kind(
 
 GAMES = Kind(
     name="games",
-    label="games",
+    label="parties",
     required=(
         "tournament_id",
         "round",
@@ -126,7 +126,7 @@ GAMES = Kind(
 
 RATING_LIST = Kind(
     name="rating_list",
-    label="rating list",
+    label="liste de classement",
     required=("player_id", "as_of"),
     optional=("cote", "elo", "elo_games", "series"),
     dtypes={
@@ -145,7 +145,7 @@ KINDS: tuple[Kind, ...] = (RESULTS, GAMES, RATING_LIST)
 # organiser writes, but loaded so our classification can be compared with the official one.
 PUBLISHED_SERIES = Kind(
     name="published_series",
-    label="published ranking",
+    label="classement publié",
     required=("player_id",),
     optional=(
         "last_name",

@@ -87,9 +87,9 @@ def _typed(column: str, dtype: pl.DataType) -> pl.Expr:
 
 
 _TYPE_WORDS = {
-    pl.Int64: "is not a whole number",
-    pl.Float64: "is not a number",
-    pl.Date: "is not a date (expected YYYY-MM-DD)",
+    pl.Int64: "n'est pas un nombre entier",
+    pl.Float64: "n'est pas un nombre",
+    pl.Date: "n'est pas une date (attendu : AAAA-MM-JJ ou JJ/MM/AAAA)",
 }
 
 
@@ -108,7 +108,10 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
                 cleaned,
                 pl.col(col).is_null(),
                 col,
-                pl.lit(f"empty value: every row of a {kind.label} file needs a {col}"),
+                pl.lit(
+                    "valeur vide : cette colonne doit être remplie sur chaque ligne d'un "
+                    f"fichier de {kind.label}"
+                ),
                 check=1,
             )
         )
@@ -122,7 +125,7 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
                 cleaned,
                 bad,
                 col,
-                pl.format("'{}' " + _TYPE_WORDS[dtype], pl.col(col)),
+                pl.format("« {} » " + _TYPE_WORDS[dtype], pl.col(col)),
                 check=2,
             )
         )
@@ -147,7 +150,8 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             pl.col("discipline").is_not_null() & ~discipline.is_in(list(DISCIPLINES)),
             "discipline",
             pl.format(
-                "'{}' is not a discipline: use duplicate, classique or dcdl", pl.col("discipline")
+                "« {} » n'est pas une discipline : écrivez duplicate, classique ou dcdl",
+                pl.col("discipline"),
             ),
             check=3,
         )
@@ -157,7 +161,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             typed,
             pl.col("rank") < 1,
             "rank",
-            pl.format("rank {} is not a place (1 or more)", pl.col("rank")),
+            pl.format("le rang {} n'est pas une place (1 ou plus)", pl.col("rank")),
             check=3,
         )
     )
@@ -167,7 +171,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             pl.col("start_date") > pl.col("end_date"),
             "start_date",
             pl.format(
-                "the tournament starts ({}) after it ends ({})",
+                "le tournoi commence ({}) après sa date de fin ({})",
                 pl.col("start_date"),
                 pl.col("end_date"),
             ),
@@ -182,7 +186,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             pl.col("_row") > first,
             "player_id",
             pl.format(
-                "player {} appears twice in tournament {} (rows {} and {})",
+                "le joueur {} apparaît deux fois dans le tournoi {} (lignes {} et {})",
                 pl.col("player_id"),
                 pl.col("tournament_id"),
                 first,
@@ -206,12 +210,11 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 pl.col(col).is_not_null() & (pl.col(col) != ref),
                 col,
                 pl.format(
-                    "'{}' differs from '{}' on row {}: "
-                    "a tournament's {} must be the same on all its rows",
+                    "« {} » diffère de la valeur « {} » de la ligne {} : cette colonne doit "
+                    "être la même sur toutes les lignes d'un tournoi",
                     pl.col(col),
                     ref,
                     ref_row,
-                    pl.lit(col),
                 ),
                 check=5,
             )
@@ -220,7 +223,8 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
 
 
 def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFrame:
-    """A tournament must come from one file: every later file (by path) is rejected."""
+    """A tournament must come from one file: every later file (by path) is rejected.
+    `kind_label` names the content in the message (`Kind.label`: « résultats »)."""
     ids = typed.filter(pl.col("tournament_id").is_not_null())
     owner = pl.col("_file").min().over("tournament_id")
     owner_where = pl.col("_where").sort_by("_file").first().over("tournament_id")
@@ -230,8 +234,8 @@ def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFram
         & (pl.col("_row") == pl.col("_row").min().over(["_file", "tournament_id"])),
         "tournament_id",
         pl.format(
-            "tournament {} already has its {} in {}: a tournament must be in exactly one "
-            "file (to correct it, replace that file)",
+            "le tournoi {} a déjà ses {} dans {} : un tournoi doit figurer dans un seul "
+            "fichier (pour le corriger, remplacez ce fichier)",
             pl.col("tournament_id"),
             pl.lit(kind_label),
             pl.col("_owner_where"),
@@ -253,7 +257,8 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
             pl.col("tournament_id").is_not_null() & pl.col("_known").is_null(),
             "tournament_id",
             pl.format(
-                "tournament {} has no results (its results file is missing or was rejected)",
+                "le tournoi {} n'a pas de résultats (son fichier de résultats manque ou a été "
+                "refusé)",
                 pl.col("tournament_id"),
             ),
             check=3,
@@ -272,7 +277,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
                 pl.col(col).is_not_null() & pl.col("_member").is_null(),
                 col,
                 pl.format(
-                    "player {} is not in the results of tournament {}",
+                    "le joueur {} ne figure pas dans les résultats du tournoi {}",
                     pl.col(col),
                     pl.col("tournament_id"),
                 ),
@@ -284,7 +289,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
             typed,
             pl.col("player_id") == pl.col("opponent_id"),
             "opponent_id",
-            pl.format("player {} cannot play against themself", pl.col("player_id")),
+            pl.format("le joueur {} ne peut pas être son propre adversaire", pl.col("player_id")),
             check=4,
         )
     )
@@ -293,7 +298,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
             typed,
             pl.col("round") < 1,
             "round",
-            pl.format("round {} is not a round number (1 or more)", pl.col("round")),
+            pl.format("la ronde {} n'est pas un numéro de ronde (1 ou plus)", pl.col("round")),
             check=4,
         )
     )
@@ -329,8 +334,8 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
             *_META,
             pl.col("_col").alias("column"),
             pl.format(
-                "player {} already plays in round {} of tournament {} (row {}): "
-                "list each game once",
+                "le joueur {} joue déjà à la ronde {} du tournoi {} (ligne {}) : "
+                "chaque partie ne doit figurer qu'une fois",
                 pl.col("_seat"),
                 pl.col("round"),
                 pl.col("tournament_id"),
@@ -352,7 +357,7 @@ def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 pl.col("_row") > first,
                 "player_id",
                 pl.format(
-                    "player {} is listed twice on {} (rows {} and {})",
+                    "le joueur {} figure deux fois dans la liste du {} (lignes {} et {})",
                     pl.col("player_id"),
                     pl.col("as_of"),
                     first,
@@ -364,7 +369,7 @@ def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 typed,
                 pl.col("elo_games") < 0,
                 "elo_games",
-                pl.format("{} games cannot be negative", pl.col("elo_games")),
+                pl.format("le nombre de parties {} ne peut pas être négatif", pl.col("elo_games")),
                 check=3,
             ),
         ]
@@ -383,7 +388,8 @@ def rating_owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
         pl.col("_file") != pl.col("_owner"),
         "player_id",
         pl.format(
-            "player {} on {} is already in the rating list {}",
+            "le joueur {} au {} figure déjà dans la liste de classement {} : un joueur ne "
+            "figure qu'une fois par date de liste, dans un seul fichier",
             pl.col("player_id"),
             pl.col("as_of"),
             pl.col("_owner_where"),

@@ -47,8 +47,9 @@ def decode_text(data: bytes, name: str, legacy: str = "cp1252") -> str:
         row = 1 if bom else data[: data.find(b"\x00")].count(b"\n") + 1
         raise ExportError(
             name,
-            "the file is not plain text in UTF-8, Windows-1252 or Latin-1 (it looks like "
-            "UTF-16 or a binary file): save it again as plain text (ANSI or UTF-8)",
+            "le fichier n'est pas un texte brut en UTF-8, Windows-1252 ou Latin-1 (il semble "
+            "être en UTF-16 ou binaire) : enregistrez-le de nouveau en texte brut (ANSI ou "
+            "UTF-8)",
             row=row,
         )
     try:

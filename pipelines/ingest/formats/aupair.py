@@ -40,7 +40,7 @@ from pathlib import PurePath
 
 import polars as pl
 
-from pipelines.ingest.errors import ExportError
+from pipelines.ingest.errors import ExportError, of, quantity
 from pipelines.ingest.formats import (
     ENGLISH_LANGUAGE_CATEGORY,
     decode_text,
@@ -61,6 +61,10 @@ _SCORE = re.compile(r"^(?:([12])(-\d+)|(-?\d+))$")
 _OPPONENT = re.compile(r"^(\+?)(\d+)$")
 _LONE_NUMBER = re.compile(r"^\s*-?\d+\s*$")
 _HIGH_WORD = re.compile(r"^\s*(\S.*?)\s+([^\s\d+-]\S*)\s+(\d+)\s*$")
+_NOT_A_SCORE = (
+    "n'est pas un score (2000 + le score pour une victoire, 1000 + le score pour un nul, "
+    "le score seul pour une défaite)"
+)
 
 
 @dataclass(frozen=True)
@@ -143,14 +147,14 @@ def read_event(data: bytes, name: str) -> Event:
     """The checked content of a `.tou` file; `ExportError` when it is malformed."""
     lines = split_lines(decode_text(data, name))
     if not lines or not lines[0].strip():
-        raise ExportError(name, "the file is empty", row=1)
+        raise ExportError(name, "le fichier est vide", row=1)
     head = _HEADER.match(lines[0].lstrip("\ufeff"))
     if head is None:
         raise ExportError(
             name,
-            "the first line must be '*M' (or '*N' when no scores were recorded), the "
-            f"date as dd.mm.yyyy and the event name, e.g. '*M06.11.2006 Trans-Tasman "
-            f"Challenge'; found '{lines[0].strip()}'",
+            "la première ligne doit contenir « *M » (ou « *N » si aucun score n'a été "
+            "noté), la date au format jj.mm.aaaa et le nom du tournoi, par exemple "
+            f"« *M06.11.2006 Trans-Tasman Challenge » ; trouvé : « {lines[0].strip()} »",
             row=1,
         )
     kind, day, month, year, title = head.groups()
@@ -163,13 +167,15 @@ def read_event(data: bytes, name: str) -> Event:
         if line.startswith("*"):
             label = line[1:].strip()
             if not label:
-                raise ExportError(name, "a division line needs a name after '*'", row=number)
+                raise ExportError(
+                    name, "une ligne de division doit porter un nom après « * »", row=number
+                )
             divisions.append(Division(label, number))
             continue
         if not divisions:
             raise ExportError(
                 name,
-                "a player row comes before any division line (a line like '*A')",
+                "une ligne de joueur arrive avant toute ligne de division (une ligne comme « *A »)",
                 row=number,
             )
         division = divisions[-1]
@@ -177,7 +183,9 @@ def read_event(data: bytes, name: str) -> Event:
             continue  # optional lone number / high-word line of the division
         division.players.append(_player(line, number, name))
     if not divisions:
-        raise ExportError(name, "the file has no division (a line like '*A')", row=end + 1)
+        raise ExportError(
+            name, "le fichier n'a aucune division (une ligne comme « *A »)", row=end + 1
+        )
     for division in divisions:
         _check_division(division, name)
     return Event(title, date, kind == "M", divisions)
@@ -188,7 +196,9 @@ def _iso_date(year: int, month: int, day: int, name: str) -> str:
         return dt.date(year, month, day).isoformat()
     except ValueError:
         raise ExportError(
-            name, f"the date {day:02d}.{month:02d}.{year} on the first line does not exist", row=1
+            name,
+            f"la date {day:02d}.{month:02d}.{year} de la première ligne n'existe pas",
+            row=1,
         ) from None
 
 
@@ -199,13 +209,16 @@ def _end_line(lines: list[str], name: str) -> int:
             for after, rest in enumerate(lines[index + 1 :], start=index + 2):
                 if rest.strip():
                     raise ExportError(
-                        name, f"text after the '{END_LINE}' line: '{rest.strip()}'", row=after
+                        name,
+                        f"du texte après la ligne « {END_LINE} » : « {rest.strip()} » "
+                        "(supprimez-le)",
+                        row=after,
                     )
             return index
     raise ExportError(
         name,
-        f"the file stops without the '{END_LINE}' line: it is incomplete (cut short "
-        "while copying or saving?); export it again from AUPAIR",
+        f"le fichier s'arrête sans la ligne « {END_LINE} » : il est incomplet (coupé "
+        "lors d'une copie ou d'un enregistrement ?) ; exportez-le de nouveau depuis AUPAIR",
         row=len(lines),
     )
 
@@ -214,16 +227,18 @@ def _player(line: str, number: int, name: str) -> Player:
     tokens = line.split()
     start = next((i for i, t in enumerate(tokens) if _SCORE.match(t)), len(tokens))
     if start == 0:
-        raise ExportError(name, "a player row must start with the player's name", row=number)
+        raise ExportError(
+            name, "une ligne de joueur doit commencer par le nom du joueur", row=number
+        )
     player = Player(" ".join(tokens[:start]), number)
     values = tokens[start:]
     if len(values) % 2:
         raise ExportError(
             name,
-            f"the row of {player.name} ends with a score without an opponent: each round "
-            "needs a score and an opponent number",
+            f"la ligne {of(player.name)} se termine par un score sans adversaire : chaque "
+            "ronde demande un score et un numéro d'adversaire",
             row=number,
-            column=f"round {len(values) // 2 + 1}",
+            column=f"ronde {len(values) // 2 + 1}",
         )
     for index in range(0, len(values), 2):
         round_number = index // 2 + 1
@@ -232,19 +247,19 @@ def _player(line: str, number: int, name: str) -> Player:
         if score is None:
             raise ExportError(
                 name,
-                f"'{score_text}' is not a score (2000+score for a win, 1000+score for a "
-                "draw, the score for a loss)",
+                f"« {score_text} » {_NOT_A_SCORE}",
                 row=number,
-                column=f"round {round_number}",
+                column=f"ronde {round_number}",
             )
         opponent = _OPPONENT.match(opponent_text)
         if opponent is None:
             raise ExportError(
                 name,
-                f"'{opponent_text}' is not an opponent number (the opponent's row in the "
-                "division, '+' in front when the player went first)",
+                f"« {opponent_text} » n'est pas un numéro d'adversaire (la ligne de "
+                "l'adversaire dans la division, précédée de « + » si le joueur a joué en "
+                "premier)",
                 row=number,
-                column=f"round {round_number}",
+                column=f"ronde {round_number}",
             )
         if score.group(1):
             result = 1.0 if score.group(1) == "2" else 0.5
@@ -254,10 +269,9 @@ def _player(line: str, number: int, name: str) -> Player:
             if value >= 3000:
                 raise ExportError(
                     name,
-                    f"'{score_text}' is not a score (2000+score for a win, 1000+score for "
-                    "a draw, the score for a loss)",
+                    f"« {score_text} » {_NOT_A_SCORE}",
                     row=number,
-                    column=f"round {round_number}",
+                    column=f"ronde {round_number}",
                 )
             result = 1.0 if value >= 2000 else 0.5 if value >= 1000 else 0.0
             points = value - 2000 if value >= 2000 else value - 1000 if value >= 1000 else value
@@ -271,15 +285,15 @@ def _check_division(division: Division, name: str) -> None:
     """Opponents exist and the two rows of each game agree."""
     size = len(division.players)
     if not size:
-        raise ExportError(name, f"division {division.name} has no player", row=division.line)
+        raise ExportError(name, f"la division {division.name} n'a aucun joueur", row=division.line)
     seen: dict[str, Player] = {}
     for player in division.players:
         key = player_key(player.name)
         if key in seen:
             raise ExportError(
                 name,
-                f"two players named {player.name} in division {division.name} (rows "
-                f"{seen[key].line} and {player.line}): they cannot be told apart",
+                f"deux joueurs s'appellent {player.name} dans la division {division.name} "
+                f"(lignes {seen[key].line} et {player.line}) : impossible de les distinguer",
                 row=player.line,
             )
         seen[key] = player
@@ -288,19 +302,21 @@ def _check_division(division: Division, name: str) -> None:
         if len(player.rounds) != rounds:
             raise ExportError(
                 name,
-                f"the row of {player.name} has {len(player.rounds)} rounds but division "
-                f"{division.name} has {rounds}: a round is missing from the row",
+                f"la ligne {of(player.name)} a {quantity(len(player.rounds), 'ronde')} mais "
+                f"la division {division.name} en a {rounds} : il manque une ronde dans la "
+                "ligne",
                 row=player.line,
             )
     for row, player in enumerate(division.players, start=1):
         for number, game in enumerate(player.rounds, start=1):
-            where = f"round {number}"
+            where = f"ronde {number}"
             if game.opponent > size:
                 raise ExportError(
                     name,
-                    f"opponent {game.opponent} of {player.name} does not exist: division "
-                    f"{division.name} has {size} players (opponents are row numbers "
-                    f"1 to {size})",
+                    f"l'adversaire {game.opponent} {of(player.name)} n'existe pas : la "
+                    f"division {division.name} a {quantity(size, 'joueur')} (les "
+                    f"adversaires sont numérotés par leur ligne dans la division, de 1 à "
+                    f"{size})",
                     row=player.line,
                     column=where,
                 )
@@ -309,14 +325,15 @@ def _check_division(division: Division, name: str) -> None:
             other = division.players[game.opponent - 1]
             if number > len(other.rounds) or other.rounds[number - 1].opponent != row:
                 found = (
-                    f"has opponent {other.rounds[number - 1].opponent}"
+                    f"indique l'adversaire {other.rounds[number - 1].opponent} à cette ronde"
                     if number <= len(other.rounds)
-                    else "has no such round"
+                    else "n'a pas cette ronde"
                 )
                 raise ExportError(
                     name,
-                    f"{player.name} (row {row}) meets {other.name} (row {game.opponent}) "
-                    f"in round {number}, but the row of {other.name} {found} there",
+                    f"{player.name} (joueur n° {row}) rencontre {other.name} (joueur "
+                    f"n° {game.opponent}) à la ronde {number}, mais la ligne {of(other.name)} "
+                    f"{found}",
                     row=player.line,
                     column=where,
                 )

@@ -31,7 +31,7 @@ from pathlib import PurePath
 
 import polars as pl
 
-from pipelines.ingest.errors import ExportError
+from pipelines.ingest.errors import ExportError, quantity
 from pipelines.ingest.formats import decode_text, string_frame
 from pipelines.ingest.schema import GAMES, PUBLISHED_SERIES, RATING_LIST, RESULTS
 
@@ -80,8 +80,8 @@ def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[st
         if date is None:
             raise ExportError(
                 name,
-                "the ranking's date is unknown: put it in the file name "
-                "(e.g. classement_2019-06-30.csv)",
+                "la date du classement est inconnue : indiquez-la dans le nom du fichier "
+                "(par exemple classement_2019-06-30.csv)",
             )
     else:
         date = as_of if isinstance(as_of, dt.date) else dt.date.fromisoformat(as_of)
@@ -93,13 +93,14 @@ def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[st
         records.append((start, record))  # the line a record starts on
         start = reader.line_num + 1
     if not records or not any(c.strip() for c in records[0][1]):
-        raise ExportError(name, "the file is empty", row=1)
+        raise ExportError(name, "le fichier est vide", row=1)
     header = [c.strip().lstrip("\ufeff").lower() for c in records[0][1]]
     for column in HEADER:
         if column not in header:
             raise ExportError(
                 name,
-                f"the column '{column}' is missing: the header must be {';'.join(HEADER)}",
+                f"il manque la colonne « {column} » : la ligne d'en-tête doit être "
+                f"{';'.join(HEADER)}",
                 row=1,
                 column=column,
             )
@@ -112,7 +113,8 @@ def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[st
         if len(record) < len(header):
             raise ExportError(
                 name,
-                f"the row has {len(record)} cells but the header has {len(header)}",
+                f"la ligne a {quantity(len(record), 'cellule')} alors que la ligne "
+                f"d'en-tête en a {len(header)}",
                 row=line,
             )
         cells = {column: record[i].strip() for column, i in position.items()}
@@ -133,13 +135,16 @@ def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[st
 
 def _published_row(cells: dict[str, str], name: str, line: int) -> dict[str, str | None]:
     if not cells["licence"]:
-        raise ExportError(name, "the licence number is empty", row=line, column="licence")
+        raise ExportError(name, "le numéro de licence est vide", row=line, column="licence")
     if not cells["joueur"]:
-        raise ExportError(name, "the player's name is empty", row=line, column="joueur")
+        raise ExportError(name, "le nom du joueur est vide", row=line, column="joueur")
     place = _PLACE.match(cells["place"])
     if cells["place"] and place is None:
         raise ExportError(
-            name, f"'{cells['place']}' is not a place (a whole number)", row=line, column="place"
+            name,
+            f"« {cells['place']} » n'est pas une place (un nombre entier)",
+            row=line,
+            column="place",
         )
     last, first = split_name(cells["joueur"])
     row: dict[str, str | None] = {
@@ -155,7 +160,9 @@ def _published_row(cells: dict[str, str], name: str, line: int) -> dict[str, str
     for column, target in _DECIMAL_COLUMNS.items():
         value = cells[column].replace("\u00a0", "").replace(" ", "")
         if value and not _DECIMAL.match(value):
-            raise ExportError(name, f"'{cells[column]}' is not a number", row=line, column=column)
+            raise ExportError(
+                name, f"« {cells[column]} » n'est pas un nombre", row=line, column=column
+            )
         row[target] = value.replace(",", ".") or None
     return row
 

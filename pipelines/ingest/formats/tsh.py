@@ -39,7 +39,7 @@ from pathlib import PurePath
 
 import polars as pl
 
-from pipelines.ingest.errors import ExportError
+from pipelines.ingest.errors import ExportError, of, quantity
 from pipelines.ingest.formats import (
     ENGLISH_LANGUAGE_CATEGORY,
     decode_text,
@@ -116,14 +116,16 @@ def parse_tsh(data: bytes, name: str, config: bytes | None) -> dict[str, pl.Data
     settings = read_config(config, name) if config is not None else None
     if settings is None or settings.event_name is None or settings.end_date is None:
         missing = (
-            "config.tsh"
+            "le fichier config.tsh"
             if settings is None
-            else ("'config event_name'" if settings.event_name is None else "'config event_date'")
+            else "la ligne « config event_name » dans config.tsh"
+            if settings.event_name is None
+            else "la ligne « config event_date » dans config.tsh"
         )
         raise ExportError(
             name,
-            f"the event name and date come from config.tsh, next to the .t file: {missing} "
-            "is missing",
+            "le nom et la date du tournoi sont lus dans config.tsh, à côté du fichier .t : "
+            f"il manque {missing}",
         )
     players = read_players(data, name)
     path = PurePath(name)
@@ -218,7 +220,7 @@ def read_players(data: bytes, name: str) -> list[Player]:
             continue
         players.append(_player(line, number, name))
     if not players:
-        raise ExportError(name, "the file has no player line", row=1)
+        raise ExportError(name, "le fichier n'a aucune ligne de joueur", row=1)
     _check_pairings(players, name)
     return players
 
@@ -229,8 +231,9 @@ def _player(line: str, number: int, name: str) -> Player:
     if head is None or not re.search(r"[^\W\d_]", head.group("name")):
         raise ExportError(
             name,
-            "a player line must read: name, rating, the opponent of each round (0 for a "
-            f"bye), ';', the score of each round; found '{line.strip()}'",
+            "une ligne de joueur doit contenir : le nom, le classement, l'adversaire de "
+            "chaque ronde (0 pour une exemption), « ; », le score de chaque ronde ; "
+            f"trouvé : « {line.strip()} »",
             row=number,
         )
     player_name = " ".join(head.group("name").split())
@@ -241,16 +244,17 @@ def _player(line: str, number: int, name: str) -> Player:
         if not re.fullmatch(r"-?\d+", text):
             raise ExportError(
                 name,
-                f"'{text}' is not a score (whole number) for {player_name}",
+                f"« {text} » n'est pas un score (nombre entier) pour {player_name}",
                 row=number,
-                column=f"round {position}",
+                column=f"ronde {position}",
             )
         scores.append(int(text))
     if len(scores) != len(opponents):
         raise ExportError(
             name,
-            f"{player_name} has {len(opponents)} opponents but {len(scores)} scores: each "
-            "round needs one opponent and one score",
+            f"{player_name} a {quantity(len(opponents), 'adversaire')} mais "
+            f"{quantity(len(scores), 'score')} : chaque ronde demande un adversaire et un "
+            "score",
             row=number,
         )
     p12: list[int] | None = None
@@ -268,24 +272,25 @@ def _check_pairings(players: list[Player], name: str) -> None:
         if len(player.opponents) != rounds:
             raise ExportError(
                 name,
-                f"{player.name} has {len(player.opponents)} rounds but the division has "
-                f"{rounds}: a round is missing from the line",
+                f"{player.name} a {quantity(len(player.opponents), 'ronde')} mais la "
+                f"division en a {rounds} : il manque une ronde dans la ligne",
                 row=player.line,
             )
         for number, opponent in enumerate(player.opponents, start=1):
-            where = f"round {number}"
+            where = f"ronde {number}"
             if opponent > size:
                 raise ExportError(
                     name,
-                    f"opponent {opponent} of {player.name} does not exist: the division has "
-                    f"{size} players (ids 1 to {size}, 0 for a bye)",
+                    f"l'adversaire {opponent} {of(player.name)} n'existe pas : la division a "
+                    f"{quantity(size, 'joueur')} (numéros 1 à {size}, 0 pour une exemption)",
                     row=player.line,
                     column=where,
                 )
             if opponent == index:
                 raise ExportError(
                     name,
-                    f"{player.name} is paired with themself in round {number} (a bye is 0)",
+                    f"{player.name} est son propre adversaire à la ronde {number} (une "
+                    "exemption s'écrit 0)",
                     row=player.line,
                     column=where,
                 )
@@ -293,9 +298,9 @@ def _check_pairings(players: list[Player], name: str) -> None:
                 other = players[opponent - 1]
                 raise ExportError(
                     name,
-                    f"{player.name} (id {index}) meets {other.name} (id {opponent}) in round "
-                    f"{number}, but {other.name} has opponent "
-                    f"{other.opponents[number - 1]} there",
+                    f"{player.name} (n° {index}) rencontre {other.name} (n° {opponent}) à la "
+                    f"ronde {number}, mais {other.name} a l'adversaire "
+                    f"{other.opponents[number - 1]} à cette ronde",
                     row=player.line,
                     column=where,
                 )
@@ -326,8 +331,8 @@ def read_config(config: bytes, name: str) -> Config:
         if parsed is None:
             raise ExportError(
                 f"{name} (config.tsh)",
-                f"cannot read the event date '{values['event_date']}': write it as "
-                "2024-03-17 or March 16-17, 2024",
+                f"impossible de lire la date du tournoi « {values['event_date']} » : "
+                "écrivez-la sous la forme 2024-03-17, 16-17 mars 2024 ou March 16-17, 2024",
                 row=date_line,
                 column="event_date",
             )
