@@ -110,11 +110,15 @@ def test_cli_elo_logistic_default_scale(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_k_rules() -> None:
-    rating = np.array([1500, 1500, 2299, 2300, 2350, 2399, 2400, 2390])
-    games = np.array([29, 30, 100, 100, 100, 100, 100, 100])
-    junior = np.array([False, False, True, True, False, False, False, False])
-    reached = np.array([False, False, False, False, False, False, False, True])
-    assert k_factors(rating, games, junior, reached, K).tolist() == [40, 20, 40, 20, 20, 20, 10, 10]
+    rating = np.array([1500, 1500, 2299, 2300, 2350, 2399, 2400, 2390, 2410, 2200])
+    games = np.array([29, 30, 100, 100, 100, 100, 100, 100, 5, 100])
+    junior = np.array([False, False, True, True, False, False, False, False, False, True])
+    reached = np.array([False, False, False, False, False, False, False, True, False, True])
+    # K 10 wins over every other case once 2400 was reached: a new player rated 2410
+    # (9th) and a junior below 2300 who had reached 2400 (10th) both get 10.
+    assert k_factors(rating, games, junior, reached, K).tolist() == [
+        40, 20, 40, 20, 20, 20, 10, 10, 10, 10
+    ]  # fmt: skip
 
 
 def _games(rows: list[tuple]) -> pl.DataFrame:
@@ -210,6 +214,58 @@ def test_new_players_and_juniors() -> None:
     # All of T1 uses pre-tournament ratings: six wins at E(0) = 0.5 each.
     assert out["T1", "A"]["delta"] == pytest.approx(40 * 6 * 0.5)
     assert out["T1", "A"]["expected"] == pytest.approx(3.0)
+
+
+def test_a_junior_who_reached_2400_then_fell_keeps_k_10() -> None:
+    """J, born 2006 (a junior until 31 December 2024), starts at 2390 with 100 games: K 20
+    (a junior, but above 2300); J beats Y and reaches 2400, then loses twice and falls
+    below 2400 — still a junior in December 2024, yet K stays 10 once 2400 was reached."""
+    tournaments = _tournaments(("T1", "2024-01-05"), ("T2", "2024-02-05"), ("T3", "2024-12-20"))
+    lists = _lists([("J", "2024-01-01", 2390, 100), ("Y", "2024-01-01", 2390, 100),
+                    ("Z", "2024-01-01", 1800, 100)])  # fmt: skip
+    results = pl.DataFrame(
+        {"tournament_id": ["T1"], "player_id": ["J"], "birth_year": [2006]},
+        schema={"tournament_id": pl.String, "player_id": pl.String, "birth_year": pl.Int64},
+    )
+    games = _games(
+        [
+            ("T1", 1, "J", "Y", 400, 300),  # J 2390 → 2400 (K 20, +10)
+            ("T2", 1, "Z", "J", 420, 380),  # J loses: K 10
+            ("T2", 2, "Z", "J", 420, 380),
+            ("T3", 1, "J", "Z", 350, 340),  # still 2024: a junior, below 2400, K still 10
+        ]
+    )
+    out = _by(elo_history(tournaments, games, lists, results, DEFAULT))
+    assert out["T1", "J"]["k"] == 20 and out["T1", "J"]["rating_after"] == pytest.approx(2400)
+    assert out["T2", "J"]["k"] == 10
+    assert out["T3", "J"]["rating_before"] < 2400 and out["T3", "J"]["k"] == 10
+
+
+def test_2400_on_an_older_list_is_not_forgotten() -> None:
+    """P is 2410 on the 2018 list and 2350 on the 2019 list: K 10 from the first tournament
+    after 2019 (the 2400 stands on an earlier list). Q, 2350 on both lists, gets K 20."""
+    tournaments = _tournaments(("T1", "2019-03-05"))
+    lists = _lists([("P", "2018-01-01", 2410, 100), ("P", "2019-01-01", 2350, 100),
+                    ("Q", "2018-01-01", 2350, 100), ("Q", "2019-01-01", 2350, 100)])  # fmt: skip
+    out = _by(elo_history(tournaments, _games([("T1", 1, "P", "Q", 300, 310)]), lists,
+                          NO_RESULTS, DEFAULT))  # fmt: skip
+    assert out["T1", "P"]["rating_before"] == 2350 and out["T1", "P"]["k"] == 10
+    assert out["T1", "Q"]["k"] == 20
+
+
+def test_a_junior_until_31_december_of_the_year_they_turn_18() -> None:
+    """Born 2006: 18 in 2024, still a junior on 20 December 2024 (K 40 below 2300), no
+    longer one on 5 January 2025 (K 20)."""
+    tournaments = _tournaments(("T1", "2024-12-20"), ("T2", "2025-01-05"))
+    lists = _lists([("J", "2024-01-01", 2000, 100), ("O", "2024-01-01", 2000, 100)])
+    results = pl.DataFrame(
+        {"tournament_id": ["T1"], "player_id": ["J"], "birth_year": [2006]},
+        schema={"tournament_id": pl.String, "player_id": pl.String, "birth_year": pl.Int64},
+    )
+    rows = [("T1", 1, "J", "O", 300, 300), ("T2", 1, "J", "O", 300, 300)]
+    out = _by(elo_history(tournaments, _games(rows), lists, results, DEFAULT))
+    assert out["T1", "J"]["k"] == 40
+    assert out["T2", "J"]["k"] == 20
 
 
 def test_byes_and_both_sides_forms() -> None:

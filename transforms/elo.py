@@ -1,4 +1,5 @@
-"""Elo ratings as FIDE applies them (RULES §2), with the curve and switches as parameters.
+"""Elo ratings as FIDE applies them (docs/rules.md §2), with the curve and switches as
+parameters.
 
 Pure transforms (Polars and NumPy, no I/O). Presets live in `data/reference/elo.yaml`.
 
@@ -10,11 +11,13 @@ Decisions taken here:
   counted as a game. A game without both scores is an error naming the tournament.
 - S = 1 / 0.5 / 0 when the player's score is above / equal to / below the opponent's.
 - Within a tournament every game uses the pre-tournament ratings of both players, and
-  K is fixed from the pre-tournament state: K = `k_new` while the player has completed
-  fewer than `new_games` rated games; else `k_junior` for a junior (tournament end year
-  minus birth year below `junior_age`) rated below `junior_below`; else `k_high` once the
-  player has reached `high_threshold` (at any tournament start or end in the pass, or on
-  the starting rating list: it stays); else `k_default`.
+  K is fixed from the pre-tournament state. K = `k_high` takes precedence over every other
+  case once the player has reached `high_threshold` — before or after any tournament of
+  the pass, or on any rating list dated strictly before the tournament's start — and it
+  stays; else `k_new` while the player has completed fewer than `new_games` rated games;
+  else `k_junior` for a junior rated below `junior_below` (a junior until 31 December of
+  the year they turn `junior_age`: tournament end year − birth year ≤ `junior_age`); else
+  `k_default`.
 - Starting rating and games: the latest rating list with `as_of` strictly before the
   tournament's start (`elo`, `elo_games`, a missing count being 0), else the initial
   rating with 0 games. The birth year is the largest non-null one written in `results`.
@@ -98,16 +101,17 @@ def k_factors(
     reached_high: np.ndarray,
     rules: KRules,
 ) -> np.ndarray:
-    """K of each player from their pre-tournament state (vectorised)."""
+    """K of each player from their pre-tournament state (vectorised): the high-rating K
+    first (it wins once reached), then new players, then juniors, else the default."""
     rating = np.asarray(rating, dtype=np.float64)
     high = np.asarray(reached_high, dtype=bool) | (rating >= rules.high_threshold)
     return np.select(
         [
+            high,
             np.asarray(games_before) < rules.new_games,
             np.asarray(junior, dtype=bool) & (rating < rules.junior_below),
-            high,
         ],
-        [rules.k_new, rules.k_junior, rules.k_high],
+        [rules.k_high, rules.k_new, rules.k_junior],
         default=rules.k_default,
     ).astype(np.float64)
 
@@ -171,6 +175,16 @@ def rate_tournament(
     return games, score, expected, delta
 
 
+def _first_high_list(rating_lists: pl.DataFrame, threshold: float) -> dict[str, object]:
+    """Per player, the date of the first rating list giving them an Elo ≥ `threshold`."""
+    if "elo" not in rating_lists.columns or rating_lists.height == 0:
+        return {}
+    high = rating_lists.filter(pl.col("elo") >= threshold)
+    return dict(
+        high.group_by("player_id").agg(pl.col("as_of").cast(pl.Date).min()).iter_rows()
+    )
+
+
 def _birth_years(results: pl.DataFrame) -> dict[str, int]:
     if "birth_year" not in results.columns:
         return {}
@@ -220,6 +234,7 @@ def elo_history(
         ).iter_rows()
     }
     births = _birth_years(results)
+    high_lists = _first_high_list(rating_lists, params.k.high_threshold)
     by_tournament = sides.partition_by("tournament_id", as_dict=True, include_key=True)
 
     rating_state: dict[str, float] = {}
@@ -243,9 +258,12 @@ def elo_history(
                 games_before[i] = 0 if elo_games is None else int(elo_games)
                 if before[i] >= params.k.high_threshold:
                     reached.add(pid)
+            listed_high = high_lists.get(pid)
+            if listed_high is not None and listed_high < tournament["start"]:
+                reached.add(pid)
         year = tournament["end_date"].year
         junior = np.array(
-            [pid in births and year - births[pid] < params.k.junior_age for pid in ids], dtype=bool
+            [pid in births and year - births[pid] <= params.k.junior_age for pid in ids], dtype=bool
         )
         high = np.array([pid in reached for pid in ids], dtype=bool)
         k = k_factors(before, games_before, junior, high, params.k)
