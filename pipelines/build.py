@@ -203,7 +203,7 @@ def run_build(
     instance = instance or dg.DagsterInstance.ephemeral()
     try:
         emit(f"Ingesting {raw_dir} …")
-        defs.resolve_job_def("build_ratings").execute_in_process(
+        defs.resolve_job_def("ingest_exports").execute_in_process(
             instance=instance, run_config=_QUIET
         )
         seasons = stale_seasons(resource.warehouse, reports_dir, pdf=pdf)

@@ -1,13 +1,20 @@
-"""Partitions shared by the domains: seasons (`2018-2019`), registered by the ingest."""
+"""Partitions shared by the domains: seasons (`2018-2019`), registered by the ingest.
+
+A build runs in three stages (jobs of `defs/jobs.py`):
+  1. ingest_exports: the raw folder into the base tables (group `ingest`);
+  2. build_season: one season at a time, in order, every group partitioned by season —
+     the families of `transforms/tables` declared with `partition="season"` (duplicate
+     series, classique ratings, …) and the season's report;
+  3. build_site: the groups that gather every season (report index, player pages).
+"""
 
 import dagster as dg
 
+from transforms.tables import families
+
 season_partitions = dg.DynamicPartitionsDefinition(name="season")
 
-# A build runs in three stages (jobs of `defs/jobs.py`):
-#   1. build_ratings: every asset computed over all seasons at once (ingest, classique
-#      ratings), i.e. every group not listed below;
-#   2. build_season: the groups partitioned by season, one season at a time, in order;
-#   3. build_site: the groups that gather every season (report index, player pages).
-SEASON_GROUPS = ("series", "season_reports")
+INGEST_GROUPS = ("ingest",)
+REPORT_GROUP = "season_reports"
+SEASON_GROUPS = (*(f.key for f in families() if f.partition == "season"), REPORT_GROUP)
 SITE_GROUPS = ("site",)

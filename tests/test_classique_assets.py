@@ -127,15 +127,21 @@ def _games() -> pl.DataFrame:
 def _rating_lists() -> pl.DataFrame:
     return pl.DataFrame(
         {
-            "player_id": ["L", "L", "Q"],
-            "as_of": [D("2018-09-01"), D("2018-10-15"), D("2018-10-15")],
-            "cote": [1900, 9999, 1700],
-            "elo": [1700.0, None, None],
-            "elo_games": [50, None, None],
-            "series": [None, None, None],
-            "source_file": ["list.csv"] * 3,
+            # D: listed in series 4 with no cote, so D starts at 4's equivalence (2000).
+            "player_id": ["L", "L", "Q", "D"],
+            "as_of": [D("2018-09-01"), D("2018-10-15"), D("2018-10-15"), D("2018-09-01")],
+            "cote": [1900, 9999, 1700, None],
+            "elo": [1700.0, None, None, None],
+            "elo_games": [50, None, None, None],
+            "series": [None, None, None, "4"],
+            "source_file": ["list.csv"] * 4,
         },
-        schema_overrides={"series": pl.String, "elo": pl.Float64, "elo_games": pl.Int64},
+        schema_overrides={
+            "cote": pl.Int64,
+            "series": pl.String,
+            "elo": pl.Float64,
+            "elo_games": pl.Int64,
+        },
     )
 
 
@@ -167,6 +173,8 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
             players=_players(),
         )
     )
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("season", ["2018-2019"])
     result = dg.materialize(
         [
             cote_history,
@@ -181,6 +189,8 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 warehouse_path=str(path), raw_dir=str(tmp / "raw"), reports_dir=str(tmp / "reports")
             )
         },
+        partition_key="2018-2019",
+        instance=instance,
     )
     assert result.success
     checks = result.get_asset_check_evaluations()
@@ -191,7 +201,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_cote_history_table(warehouse: Path) -> None:
     frame = Warehouse(warehouse).table("cote_history")
     assert frame.columns == [
-        "tournament_id", "player_id", "cote_before", "initial_place", "rank",
+        "season", "tournament_id", "player_id", "cote_before", "initial_place", "rank",
         "pe", "bonus", "pj_raw", "pj", "cote_after",
     ]  # fmt: skip
     assert frame.select("tournament_id", "player_id", "cote_before", "cote_after").rows() == [

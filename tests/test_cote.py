@@ -24,9 +24,11 @@ from transforms.cote import (
     TournamentParams,
     UnknownCategoryError,
     cote_history,
+    last_cotes,
     rate_tournament,
     tournament_params,
 )
+from transforms.series_population import event_series
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 
@@ -79,7 +81,7 @@ def test_pj_worked_examples_before_clamping() -> None:
     assert (winner["pe"], winner["bonus"], winner["cote_after"]) == (2, 100, 1500 + 2 + 100 + 333)
     assert (second["pe"], second["bonus"], second["cote_after"]) == (1, 50, 2000 + 1 + 50 - 167)
     assert list(out.columns) == [
-        "tournament_id", "player_id", "cote_before", "initial_place", "rank",
+        "season", "tournament_id", "player_id", "cote_before", "initial_place", "rank",
         "pe", "bonus", "pj_raw", "pj", "cote_after",
     ]  # fmt: skip
 
@@ -208,12 +210,31 @@ RATING_LISTS = pl.DataFrame(
             dt.date(2018, 10, 15),
         ],
         "cote": [1900, 2500, 9999, 1700],
-    }
+        "series": [None, None, None, None],
+    },
+    schema_overrides={"series": pl.String},
+)
+# The project's classification of 2017-2018: D in series 4 for 2018-2019.
+CLASSIFIED = pl.DataFrame(
+    {"season": ["2017-2018"], "player_id": ["D"], "series": ["4"], "super_serie": [False]}
 )
 
 
+def _held(results: pl.DataFrame, tournaments: pl.DataFrame, lists: pl.DataFrame, classified):
+    """The series each player holds in each tournament (docs/rules.md §3 order)."""
+    entries = results.join(tournaments, on="tournament_id").select(
+        "tournament_id",
+        "player_id",
+        "series",
+        pl.lit("2018-2019").alias("season"),
+        pl.coalesce("start_date", "end_date").alias("start"),
+    )
+    return event_series(entries, classified, lists)
+
+
 def test_cote_history_pass() -> None:
-    out = cote_history(TOURNAMENTS, RESULTS, RATING_LISTS, PARAMS)
+    held = _held(RESULTS, TOURNAMENTS, RATING_LISTS, CLASSIFIED)
+    out = cote_history(TOURNAMENTS, RESULTS, RATING_LISTS, PARAMS, series=held)
     got = {
         (r["tournament_id"], r["player_id"]): (
             r["cote_before"],
@@ -225,8 +246,9 @@ def test_cote_history_pass() -> None:
     }
     assert got == {
         # T1 (M_B 100, PJ −150..300 stated). Starts: L from the list of 1 Sept (the list of
-        # 1 Oct is not before the start), S from series 2 on this row, D from series 4B of
-        # the earlier duplicate, N has series 7 only → 1500.
+        # 1 Oct is not before the start), S from series 2 on this row, D from series 4 of
+        # last season's classification (the 4B written on the earlier duplicate's row does
+        # not count for T1), N holds nothing → series 7 → 1500.
         ("T1", "N"): (1500, 533, 300, 1500 + 4 + 100 + 300),
         ("T1", "L"): (1900, 67, 67, 1900 + 3 + 50 + 67),
         ("T1", "S"): (2300, -133, -133, 2300 + 2 + 20 - 133),
@@ -239,6 +261,51 @@ def test_cote_history_pass() -> None:
     }
     assert out["tournament_id"].to_list() == ["T1"] * 4 + ["T2"] * 3
     assert out["rank"].to_list() == [1, 2, 3, 4, 1, 2, 3]
+
+
+def test_a_rating_list_series_gives_the_starting_cote() -> None:
+    """R is on the list of 1 September with series 2 and no cote: R holds series 2 in T1
+    (no series written, no classification) and starts at its equivalence, 2300 — not at
+    the beginner's 1500. Without the `series` input only the row's series counts."""
+    lists = pl.DataFrame(
+        {"player_id": ["R"], "as_of": [dt.date(2018, 9, 1)], "cote": [None], "series": ["2"]},
+        schema_overrides={"cote": pl.Int64, "series": pl.String},
+    )
+    results = pl.DataFrame(
+        {"tournament_id": ["T1", "T1"], "player_id": ["R", "Z"], "rank": [2, 1]},
+    ).with_columns(pl.lit(None, dtype=pl.String).alias("series"))
+    held = _held(results, TOURNAMENTS, lists, CLASSIFIED.clear())
+    assert dict(held.select("player_id", "series_source").rows()) == {
+        "R": "rating_list",
+        "Z": "default",
+    }
+    out = cote_history(TOURNAMENTS, results, lists, PARAMS, series=held)
+    assert dict(out.select("player_id", "cote_before").rows()) == {"R": 2300, "Z": 1500}
+    bare = cote_history(TOURNAMENTS, results, lists, PARAMS)
+    assert dict(bare.select("player_id", "cote_before").rows()) == {"R": 1500, "Z": 1500}
+
+
+def test_a_later_season_starts_from_the_prior_cotes() -> None:
+    """The pass over one season carries the cotes of earlier ones (`prior`): the same
+    numbers as one pass over both."""
+    held = _held(RESULTS, TOURNAMENTS, RATING_LISTS, CLASSIFIED)
+    whole = cote_history(TOURNAMENTS, RESULTS, RATING_LISTS, PARAMS, series=held)
+    first = cote_history(
+        TOURNAMENTS.filter(pl.col("tournament_id") != "T2"),
+        RESULTS,
+        RATING_LISTS,
+        PARAMS,
+        series=held,
+    )
+    second = cote_history(
+        TOURNAMENTS.filter(pl.col("tournament_id") == "T2"),
+        RESULTS,
+        RATING_LISTS,
+        PARAMS,
+        series=held,
+        prior=last_cotes(first),
+    )
+    assert pl.concat([first, second]).equals(whole)
 
 
 def test_unknown_category_in_pass() -> None:

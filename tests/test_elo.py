@@ -25,6 +25,7 @@ from transforms.elo import (
     elo_history,
     expected_score,
     k_factors,
+    last_elo,
 )
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
@@ -354,3 +355,23 @@ def test_presets_in_reference() -> None:
     assert load_elo_params(REFERENCE) == presets["default"]
     with pytest.raises(ReferenceDataError, match="nope"):
         load_elo_params(REFERENCE, "nope")
+
+
+def test_a_later_season_starts_from_the_prior_state() -> None:
+    """Rating one season after another from `last_elo` gives the numbers of one pass: the
+    rating, the rated games (K 40 → 20 after 30 games) and the 2400 reached carry over."""
+    tournaments = _tournaments(("T1", "2019-01-05"), ("T2", "2019-02-05"), ("T3", "2019-10-05"))
+    lists = _lists([("A", "2019-01-01", 1600, 25), ("X", "2019-01-01", 2395, 100),
+                    ("Y", "2019-01-01", 2390, 100)])  # fmt: skip
+    rows = [("T1", r, "A", "Y", 300, 200) for r in range(1, 7)]
+    rows += [("T2", 1, "X", "Y", 400, 300), ("T3", 1, "A", "X", 300, 350)]
+    games = _games(rows)
+    whole = elo_history(tournaments, games, lists, NO_RESULTS, DEFAULT)
+    first = elo_history(tournaments.head(2), games, lists, NO_RESULTS, DEFAULT)
+    second = elo_history(
+        tournaments.tail(1), games, lists, NO_RESULTS, DEFAULT, prior=last_elo(first, DEFAULT)
+    )
+    assert pl.concat([first, second]).equals(whole)
+    t3 = _by(whole)
+    assert t3["T3", "A"]["games_before"] == 31 and t3["T3", "A"]["k"] == 20
+    assert t3["T3", "X"]["k"] == 10  # reached 2400 in T2, now below it

@@ -162,7 +162,7 @@ def test_sensor_requests_a_run_when_an_export_appears_or_changes(
 
 def test_nightly_schedule_runs_the_full_build() -> None:
     assert nightly_build.cron_schedule == "0 2 * * *"
-    assert nightly_build.job_name == "build_ratings"
+    assert nightly_build.job_name == "ingest_exports"
     with dg.build_schedule_context() as context:
         requests = list(nightly_build.evaluate_tick(context).run_requests or [])
     assert len(requests) == 1
@@ -173,7 +173,7 @@ def test_definitions_load() -> None:
 
     defs.validate_loadable(defs)
     jobs = {job.name for job in defs.resolve_all_job_defs()}
-    assert {"build_ratings", "build_season"} <= jobs
+    assert {"ingest_exports", "build_season", "build_site"} <= jobs
     assert defs.resolve_sensor_def("raw_exports_sensor")
     assert defs.resolve_schedule_def("nightly_build")
 

@@ -29,6 +29,7 @@ from transforms.series import (
     season_standings,
     series_boundaries,
 )
+from transforms.series_population import event_series
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 SEASON = "2023-2024"
@@ -133,8 +134,16 @@ def test_percentages_by_zone_with_empty_zone_ties_winner_and_fallback() -> None:
             ("nw", 9, None),  # nothing known: series 7
         ]
     )
-    season_series = pl.DataFrame({"season": [SEASON], "player_id": ["f4"], "series": ["4"]})
-    scores = duplicate_event_scores(results, events, season_series)
+    # f4: series 4 by last season's classification; nw: nothing anywhere.
+    previous = pl.DataFrame(
+        {"season": ["2022-2023"], "player_id": ["f4"], "series": ["4"], "super_serie": [False]}
+    )
+    entries = results.with_columns(
+        pl.lit(SEASON).alias("season"), pl.lit(dt.date(2024, 1, 7)).alias("start")
+    )
+    no_lists = pl.DataFrame(schema={"player_id": pl.String, "as_of": pl.Date, "series": pl.String})
+    held = event_series(entries, previous, no_lists)
+    scores = duplicate_event_scores(results, events, held)
     got = {r["player_id"]: r for r in scores.iter_rows(named=True)}
     # Zones: series 1 = {ss, s1} → a=1, b=2; N2 empty → a=3, b=2;
     # N3 = {w, t3, s3} → a=3, b=5; N4 = {f4, s4} → a=6, b=7.
@@ -157,7 +166,7 @@ def test_percentages_by_zone_with_empty_zone_ties_winner_and_fallback() -> None:
     for pid, pct in expected.items():
         row = got[pid]
         assert (row["pct_n1"], row["pct_n2"], row["pct_n3"], row["pct_n4"]) == pytest.approx(pct)
-    assert got["f4"]["series"] == "4" and got["f4"]["series_source"] == "season"
+    assert got["f4"]["series"] == "4" and got["f4"]["series_source"] == "classification"
     assert got["nw"]["series"] == "7" and got["nw"]["series_source"] == "default"
     assert got["ss"]["series"] == "SS" and got["ss"]["series_source"] == "results"
 

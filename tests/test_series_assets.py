@@ -11,6 +11,7 @@ import pytest
 
 from pipelines.defs.series.assets import (
     QUOTA_CHECK,
+    ZERO_CHECK,
     duplicate_event_scores,
     series_classification,
     series_standings,
@@ -118,7 +119,7 @@ def _results() -> pl.DataFrame:
 
 
 def _players() -> pl.DataFrame:
-    ids = [*PLAYERS, "n01"]
+    ids = [*PLAYERS, "n01", "k01"]
     return pl.DataFrame(
         {
             "player_id": ids,
@@ -127,7 +128,10 @@ def _players() -> pl.DataFrame:
             "federation": ["FFSc"] * len(ids),
             "club": ["Club"] * len(ids),
             "birth_year": [1970] * len(ids),
-            "first_tournament_date": [dt.date(2010, 1, 1)] * len(PLAYERS) + [dt.date(2024, 3, 1)],
+            # k01: first (classique) tournament in 2023-2024, never listed: not a duplicate
+            # licensee, not counted by the cascade.
+            "first_tournament_date": [dt.date(2010, 1, 1)] * len(PLAYERS)
+            + [dt.date(2024, 3, 1), dt.date(2024, 3, 1)],
         },
         schema_overrides={"birth_year": pl.Int64},
     )
@@ -136,13 +140,14 @@ def _players() -> pl.DataFrame:
 def _rating_lists() -> pl.DataFrame:
     return pl.DataFrame(
         {
-            "player_id": ["p20", "p20"],
-            "as_of": [dt.date(2022, 9, 1), dt.date(2021, 9, 1)],
-            "cote": [1600, 1500],
-            "elo": [1500.0, 1500.0],
-            "elo_games": [0, 0],
-            "series": ["6", "5"],
-            "source_file": ["liste.csv", "liste.csv"],
+            # n01: licensed in 2023-2024 (listed in series 7), no result: a new licensee.
+            "player_id": ["p20", "p20", "n01"],
+            "as_of": [dt.date(2022, 9, 1), dt.date(2021, 9, 1), dt.date(2023, 9, 1)],
+            "cote": [1600, 1500, None],
+            "elo": [1500.0, 1500.0, None],
+            "elo_games": [0, 0, None],
+            "series": ["6", "5", "7"],
+            "source_file": ["liste.csv", "liste.csv", "licences.csv"],
         },
         schema_overrides={"cote": pl.Int64, "elo_games": pl.Int64},
     )
@@ -180,8 +185,8 @@ def test_event_scores_only_duplicate_with_series_fallbacks(built) -> None:
     assert scores.filter(pl.col("season") == S1).height == 40
     assert set(scores.get_column("tournament_id")) == {"A1", "A2", "B1", "B2"}
     p20 = scores.filter((pl.col("player_id") == "p20") & (pl.col("season") == S1))
-    assert set(p20.get_column("series")) == {"6"}  # latest rating list up to the season end
-    assert set(p20.get_column("series_source")) == {"season"}
+    assert set(p20.get_column("series")) == {"6"}  # latest rating list on or before the event
+    assert set(p20.get_column("series_source")) == {"rating_list"}
     cls1 = wh.read("SELECT * FROM series_classification WHERE season = ?", [S1])
     p19_next = cls1.filter(pl.col("player_id") == "p19").get_column("series")[0]
     p19 = scores.filter((pl.col("player_id") == "p19") & (pl.col("season") == S2))
@@ -255,5 +260,5 @@ def test_season_one_untouched_and_check_passes(built) -> None:
         assert after.sort(after.columns).equals(before.sort(before.columns)), table
     for season in (S1, S2):
         evaluations = runs[season].get_asset_check_evaluations()
-        assert [e.check_name for e in evaluations] == [QUOTA_CHECK]
+        assert [e.check_name for e in evaluations] == [QUOTA_CHECK, ZERO_CHECK]
         assert all(e.passed for e in evaluations)

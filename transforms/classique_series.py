@@ -145,7 +145,16 @@ def cote_ranking(
         series_expr(pl.col("value"), bars, params).alias("classique_series"),
         "tournaments",
     )
-    return frame, list(bars)
+    return COTE_RANKING.check(frame.cast(COTE_RANKING.schema)), list(bars)
+
+
+def bars_frame(season: str, bars: Sequence[tuple[str, int]], params: RankingParams) -> pl.DataFrame:
+    """The `classique_series_bars` rows of the bars set at the end of `season` (they apply
+    from the next day)."""
+    set_on = params.calendar.end(season) + dt.timedelta(days=1)
+    rows = [{"season": season, "set_on": set_on, "series": n, "bar": b} for n, b in bars]
+    frame = pl.DataFrame(rows, schema=BARS.schema, orient="row") if rows else BARS.empty()
+    return BARS.check(frame.sort("bar", descending=True))
 
 
 def elo_ranking(
@@ -173,7 +182,7 @@ def elo_ranking(
             series.select("player_id", "classique_series"), on="player_id", how="left"
         )
     season = params.calendar.season_of(as_of)
-    return standing.sort("rank", "player_id").select(
+    frame = standing.sort("rank", "player_id").select(
         pl.lit(season).alias("season"),
         pl.lit(as_of).alias("as_of"),
         "player_id",
@@ -182,6 +191,7 @@ def elo_ranking(
         "classique_series",
         "games",
     )
+    return ELO_RANKING.check(frame.cast(ELO_RANKING.schema))
 
 
 def ranking_seasons(
@@ -202,22 +212,17 @@ def season_cote_rankings(
     params: RankingParams,
     disciplines: Sequence[str] = ("classique",),
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """End-of-season cote rankings and the classique series bars they set."""
+    """End-of-season cote rankings and the classique series bars they set, for every
+    season from the first to the last one holding a rated tournament."""
     rankings: list[pl.DataFrame] = []
-    bar_rows: list[dict[str, object]] = []
+    bars: list[pl.DataFrame] = []
     for season in ranking_seasons(tournaments, disciplines, params):
-        end = params.calendar.end(season)
-        frame, bars = cote_ranking(history, tournaments, end, params)
+        frame, season_bars = cote_ranking(history, tournaments, params.calendar.end(season), params)
         rankings.append(frame)
-        bar_rows += [
-            {"season": season, "set_on": end + dt.timedelta(days=1), "series": name, "bar": bar}
-            for name, bar in bars
-        ]
-    ranking = pl.concat(rankings, how="vertical") if rankings else COTE_RANKING.empty()
-    bars_frame = (
-        pl.DataFrame(bar_rows, schema=BARS.schema, orient="row") if bar_rows else BARS.empty()
-    )
-    return COTE_RANKING.check(ranking.cast(COTE_RANKING.schema)), BARS.check(bars_frame)
+        bars.append(bars_frame(season, season_bars, params))
+    if not rankings:
+        return COTE_RANKING.empty(), BARS.empty()
+    return pl.concat(rankings), pl.concat(bars)
 
 
 def season_elo_rankings(
@@ -228,12 +233,14 @@ def season_elo_rankings(
     disciplines: Sequence[str] = ("classique",),
 ) -> pl.DataFrame:
     """End-of-season Elo rankings, with the classique series of the cote ranking."""
-    frames = []
-    for season in ranking_seasons(tournaments, disciplines, params):
-        series = cote_rankings.filter(pl.col("season") == season)
-        frames.append(
-            elo_ranking(history, tournaments, params.calendar.end(season), params, series)
+    frames = [
+        elo_ranking(
+            history,
+            tournaments,
+            params.calendar.end(season),
+            params,
+            cote_rankings.filter(pl.col("season") == season),
         )
-    if not frames:
-        return ELO_RANKING.empty()
-    return ELO_RANKING.check(pl.concat(frames, how="vertical").cast(ELO_RANKING.schema))
+        for season in ranking_seasons(tournaments, disciplines, params)
+    ]
+    return pl.concat(frames) if frames else ELO_RANKING.empty()

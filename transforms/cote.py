@@ -1,21 +1,24 @@
-"""The international rating of Scrabble classique, the *cote* (RULES §1).
+"""The international rating of Scrabble classique, the *cote* (docs/rules.md §1).
 
 Pure transforms: Polars frames and NumPy arrays in, frames out; every number the rules mark
 as a parameter comes in through `CoteParams` (loaded from `data/reference/cote.yaml` and
 `cote_categories.csv` by `pipelines.reference.classique`).
 
-Decisions taken here, where RULES §1 is silent:
+Decisions taken here, where the rules are silent:
 
 - **Initial place** of tied cotes: players with the same cote share the best initial place
   (as §0 does for published places). Only the *reference cote of place k* (the k-th cote
   in decreasing order) enters the computation, and it does not depend on that choice.
 - **Starting cote** is looked up only for a player's first rated classique tournament;
-  afterwards the pass carries the cote it computed. The start is, in this order: the
-  cote of the latest rating list whose `as_of` is strictly before the tournament's start
-  (the end date when no start is given); the duplicate-series equivalence of the series
-  the player has on this tournament's results row, else on their latest earlier results
-  row of any discipline (a sub-series such as `4B` counts as its series `4`); the initial
-  cote. A series outside the equivalence table (7, national series) counts as none.
+  afterwards the pass carries the cote it computed (`prior` carries it from earlier
+  seasons). The start is, in this order: the cote of the latest rating list whose `as_of`
+  is strictly before the tournament's start (the end date when no start is given); the
+  duplicate-series equivalence of the series the player holds in this tournament, found in
+  the order of docs/rules.md §3 (written on the row, else last season's classification,
+  else the latest rating list's `series` on or before the event — `series` input, from
+  `transforms.series_population.event_series`; a sub-series such as `4B` counts as `4`);
+  the initial cote. A series outside the equivalence table (7, national series) counts as
+  none.
 - **Tournament parameters** (M_B, PJmin, PJmax): each value stated on the tournament row
   wins; the missing ones come from the category table, keyed by category (compared
   trimmed and case-insensitively) and number of games: the row with the largest
@@ -24,7 +27,7 @@ Decisions taken here, where RULES §1 is silent:
   §1 is not modelled: no source gives its bands, and a tournament export may state PJmin
   and PJmax explicitly.
 - A published rank must lie in 1..N (N = players rated in the tournament); a player
-  listed twice in one tournament is an error.
+  listed twice in one tournament is an error (the ingest rejects such files first).
 """
 
 from __future__ import annotations
@@ -129,6 +132,7 @@ def rate_tournament(
     tparams: TournamentParams,
     params: CoteParams,
     tournament_id: str = "",
+    season: str | None = None,
 ) -> pl.DataFrame:
     """Rate one tournament: `players` has `player_id`, `cote_before` and the published `rank`.
 
@@ -165,6 +169,7 @@ def rate_tournament(
     pj = np.clip(pj_raw, tparams.pj_min, tparams.pj_max)
     frame = pl.DataFrame(
         {
+            "season": pl.Series([season] * n, dtype=pl.String),
             "tournament_id": pl.Series([tournament_id] * n, dtype=pl.String),
             "player_id": players["player_id"].cast(pl.String),
             "cote_before": pl.Series(cote, dtype=pl.Int64),
@@ -219,40 +224,27 @@ def starting_cotes(
     ordered: pl.DataFrame,
     results: pl.DataFrame,
     rating_lists: pl.DataFrame,
-    all_tournaments: pl.DataFrame,
+    series: pl.DataFrame | None,
     params: CoteParams,
 ) -> pl.DataFrame:
-    """The cote each (tournament, player) would start from if it were their first tournament."""
+    """The cote each (tournament, player) would start from if it were their first tournament:
+    the listed cote, else the equivalence of the series held (`series`: tournament_id,
+    player_id, series; else the one written on the row), else the initial cote."""
     pairs = results.select("tournament_id", "player_id").join(
         ordered.select("tournament_id", "start"), on="tournament_id", how="inner"
     )
     with_list = latest_list_value(pairs, rating_lists, ["cote"])
-    # The player's series on this row, else on their latest earlier results row.
-    known = (
-        ordered_events(
-            results.select("tournament_id", "player_id", "series").join(
-                all_tournaments.select("tournament_id", "end_date", "start_date"),
-                on="tournament_id",
-                how="left",
-            )
-        )
-        .with_columns(
-            pl.col("series")
-            .cast(pl.String)
-            .str.strip_chars()
-            .replace("", None)
-            .forward_fill()
-            .over("player_id")
-            .alias("known_series")
-        )
-        .select("tournament_id", "player_id", "known_series")
+    held = (
+        results.select("tournament_id", "player_id", "series")
+        if series is None
+        else series.select("tournament_id", "player_id", "series")
     )
     return (
-        with_list.join(known, on=["tournament_id", "player_id"], how="left")
+        with_list.join(held, on=["tournament_id", "player_id"], how="left")
         .with_columns(
             start_cote=pl.coalesce(
                 pl.col("cote").cast(pl.Int64),
-                _series_value(pl.col("known_series"), params.series_equivalence),
+                _series_value(pl.col("series").cast(pl.String), params.series_equivalence),
                 pl.lit(params.initial_cote, dtype=pl.Int64),
             )
         )
@@ -265,15 +257,21 @@ def cote_history(
     results: pl.DataFrame,
     rating_lists: pl.DataFrame,
     params: CoteParams,
+    *,
+    series: pl.DataFrame | None = None,
+    prior: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """Rate every classique tournament in event order, carrying each player's cote."""
+    """Rate every classique tournament of `tournaments` in event order, carrying each
+    player's cote. `series`: the series each player holds in each tournament (see
+    `starting_cotes`). `prior`: player_id, cote — the cotes reached before these
+    tournaments (the earlier seasons' `cote_history`, see `last_cotes`)."""
     ordered = ordered_tournaments(tournaments, params.disciplines)
-    starts = starting_cotes(ordered, results, rating_lists, tournaments, params)
+    starts = starting_cotes(ordered, results, rating_lists, series, params)
     rows = results.select("tournament_id", "player_id", "rank").join(
         starts, on=["tournament_id", "player_id"], how="inner"
     )
     by_tournament = rows.partition_by("tournament_id", as_dict=True, include_key=True)
-    state: dict[str, int] = {}
+    state: dict[str, int] = {} if prior is None else dict(prior.select("player_id", "cote").rows())
     frames: list[pl.DataFrame] = []
     for tournament in ordered.iter_rows(named=True):
         tid = tournament["tournament_id"]
@@ -290,9 +288,18 @@ def cote_history(
             tparams,
             params,
             tournament_id=tid,
+            season=tournament.get("season"),
         )
         state.update(zip(rated["player_id"].to_list(), rated["cote_after"].to_list(), strict=True))
         frames.append(rated.sort("rank", "player_id"))
     if not frames:
         return COTE_HISTORY.empty()
     return COTE_HISTORY.check(pl.concat(frames, how="vertical"))
+
+
+def last_cotes(history: pl.DataFrame) -> pl.DataFrame:
+    """`player_id, cote`: each player's cote after their last tournament of `history`
+    (rows in event order, as `cote_history` writes them)."""
+    return history.group_by("player_id", maintain_order=True).agg(
+        pl.col("cote_after").last().alias("cote")
+    )

@@ -180,9 +180,7 @@ def _first_high_list(rating_lists: pl.DataFrame, threshold: float) -> dict[str, 
     if "elo" not in rating_lists.columns or rating_lists.height == 0:
         return {}
     high = rating_lists.filter(pl.col("elo") >= threshold)
-    return dict(
-        high.group_by("player_id").agg(pl.col("as_of").cast(pl.Date).min()).iter_rows()
-    )
+    return dict(high.group_by("player_id").agg(pl.col("as_of").cast(pl.Date).min()).iter_rows())
 
 
 def _birth_years(results: pl.DataFrame) -> dict[str, int]:
@@ -198,8 +196,13 @@ def elo_history(
     rating_lists: pl.DataFrame,
     results: pl.DataFrame,
     params: EloParams,
+    *,
+    prior: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """Rate every classique tournament's games in event order (one row per player)."""
+    """Rate the games of every classique tournament of `tournaments` in event order (one
+    row per player). `prior`: player_id, rating, games, reached — each player's state after
+    the tournaments rated before these (the earlier seasons' `elo_history`, see
+    `last_elo`)."""
     ordered = ordered_tournaments(tournaments, params.disciplines)
     sides = both_sides(games).join(ordered.select("tournament_id"), on="tournament_id", how="semi")
     missing = sides.filter(
@@ -240,6 +243,13 @@ def elo_history(
     rating_state: dict[str, float] = {}
     games_state: dict[str, int] = {}
     reached: set[str] = set()
+    if prior is not None:
+        for pid, rating, played, high in prior.select(
+            "player_id", "rating", "games", "reached"
+        ).iter_rows():
+            rating_state[pid], games_state[pid] = float(rating), int(played)
+            if high:
+                reached.add(pid)
     frames: list[pl.DataFrame] = []
     for tournament in ordered.iter_rows(named=True):
         tid = tournament["tournament_id"]
@@ -281,9 +291,11 @@ def elo_history(
         frames.append(
             pl.DataFrame(
                 {
+                    "season": [tournament.get("season")] * len(ids),
                     "tournament_id": [tid] * len(ids),
                     "player_id": ids,
                     "rating_before": before,
+                    "games_before": pl.Series(games_before, dtype=pl.Int64),
                     "k": k,
                     "games": pl.Series(n_games, dtype=pl.Int64),
                     "score": score,
@@ -322,3 +334,17 @@ def curve_for(kind: str, presets: Sequence[EloParams]) -> EloCurve:
         if preset.curve.kind == kind:
             return preset.curve
     raise ValueError(f"no Elo preset uses the curve {kind!r}")
+
+
+def last_elo(history: pl.DataFrame, params: EloParams) -> pl.DataFrame:
+    """`player_id, rating, games, reached`: each player's state after their last tournament
+    of `history` (rows in event order, as `elo_history` writes them): Elo, rated games, and
+    whether `high_threshold` was reached before or after any of their tournaments."""
+    threshold = params.k.high_threshold
+    return history.group_by("player_id", maintain_order=True).agg(
+        pl.col("rating_after").last().alias("rating"),
+        (pl.col("games_before").last() + pl.col("games").last()).alias("games"),
+        ((pl.col("rating_before") >= threshold) | (pl.col("rating_after") >= threshold))
+        .any()
+        .alias("reached"),
+    )

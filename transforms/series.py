@@ -191,34 +191,37 @@ def pc_points(players: pl.Expr, games: pl.Expr, place: pl.Expr) -> pl.Expr:
 def duplicate_event_scores(
     results: pl.DataFrame,
     events: pl.DataFrame,
-    season_series: pl.DataFrame | None = None,
+    held: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Per event and player: series held, place, %N1–%N4 with their zones, and PC.
 
     `results`: tournament_id, player_id, rank, series (nullable). `events`: tournament_id,
-    season, games. `season_series`: season, player_id, series — the series that applies to
-    the season when an event's results do not write one. Without either, series 7.
+    season, games. `held`: tournament_id, player_id, series, series_source — the series each
+    player holds in each event (`transforms.series_population.event_series`: written on the
+    row, else last season's classification, else the latest rating list, else 7). Without
+    it, the series written on the row, else 7.
     """
     frame = results.select("tournament_id", "player_id", "rank", "series").join(
         events.select("tournament_id", "season", "games"), on="tournament_id", how="inner"
     )
-    frame = frame.with_columns(series_level(pl.col("series")).alias("written"))
-    if season_series is not None and season_series.height > 0:
-        held = season_series.select(
-            "season", "player_id", series_level(pl.col("series")).alias("season_series")
-        ).unique(["season", "player_id"], keep="first")
-        frame = frame.join(held, on=["season", "player_id"], how="left")
+    if held is None:
+        written = series_level(pl.col("series"))
+        frame = frame.with_columns(
+            pl.when(written.is_not_null())
+            .then(pl.lit("results"))
+            .otherwise(pl.lit("default"))
+            .alias("series_source"),
+            pl.coalesce(written, pl.lit(NEW_LICENSEE_SERIES)).alias("series"),
+        )
     else:
-        frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias("season_series"))
+        frame = frame.drop("series").join(
+            held.select("tournament_id", "player_id", "series", "series_source"),
+            on=["tournament_id", "player_id"],
+            how="left",
+        )
     frame = frame.with_columns(
-        pl.when(pl.col("written").is_not_null())
-        .then(pl.lit("results"))
-        .when(pl.col("season_series").is_not_null())
-        .then(pl.lit("season"))
-        .otherwise(pl.lit("default"))
-        .alias("series_source"),
-        pl.coalesce("written", "season_series", pl.lit(NEW_LICENSEE_SERIES)).alias("series"),
-    ).with_columns(zone_series(pl.col("series")).alias("_rank"), pl.col("rank").alias("place"))
+        zone_series(pl.col("series")).alias("_rank"), pl.col("rank").alias("place")
+    )
 
     by_event = "tournament_id"
     zone_exprs: list[pl.Expr] = []
@@ -544,7 +547,7 @@ def classify_season(
         nulls_last=True,
     )
     bars = _bars(classified, standings, quotas, params, population, season)
-    movements = _movements(table, held_series, season)
+    movements = _movements(table, held_series, new.get_column("player_id"), season)
     return Classification(CLASSIFICATION.check(table), BARS.check(bars), MOVEMENTS.check(movements))
 
 
@@ -633,9 +636,13 @@ def _bars(
 
 
 def _movements(
-    table: pl.DataFrame, held_series: pl.DataFrame | None, season: str | None
+    table: pl.DataFrame,
+    held_series: pl.DataFrame | None,
+    new_licensees: pl.Series,
+    season: str | None,
 ) -> pl.DataFrame:
-    """promoted / relegated / unchanged / new, comparing held and next series (SS above 1)."""
+    """promoted / relegated / unchanged / new, comparing held and next series (SS above 1);
+    a new licensee, or a player who held no series, is `new`."""
     frame = table.select(
         "player_id",
         pl.when(pl.col("super_serie"))
@@ -652,12 +659,15 @@ def _movements(
         frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias("previous_series"))
     before = series_step(pl.col("previous_series"))
     after = series_step(pl.col("series"))
+    is_new = pl.col("previous_series").is_null() | pl.col("player_id").is_in(
+        new_licensees.implode()
+    )
     return frame.select(
         pl.lit(season, dtype=pl.String).alias("season"),
         "player_id",
         "previous_series",
         "series",
-        pl.when(pl.col("previous_series").is_null())
+        pl.when(is_new)
         .then(pl.lit("new"))
         .when(after < before)
         .then(pl.lit("promoted"))

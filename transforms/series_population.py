@@ -1,14 +1,18 @@
 """Who the duplicate series classify, and what each player holds (docs/rules.md §3).
 
-Pure functions over the warehouse's base tables, one season at a time:
+Pure functions over the warehouse's base tables:
 
-- `season_series`: the series a player holds during a season when an event's results write
-  none — the project's classification of the previous season, else the latest rating list
-  dated up to the season's end that gives one;
-- `series_held`: the series each player held in the season, for the movements — the last
-  one written or found for them in the season's events, else `season_series`;
-- `new_licensees`: players whose first tournament falls in the season and who have no
-  duplicate result in it (series 7, counted in N);
+- `event_series`: the series a player holds in an event (the duplicate zones and the
+  starting cote both use it) — the one written on that event's results row, else last
+  season's classification by this project, else the latest rating list dated on or before
+  the event's start that gives one, else 7; `series_source` says which
+  (`results`, `classification`, `rating_list`, `default`);
+- `season_series`: the series a player holds during a season when no event says more —
+  the previous season's classification, else the latest rating list dated up to the
+  season's end;
+- `series_held`: the series each player held in the season, for the movements — the one of
+  their last event that did not default it, else `season_series`;
+- `new_licensees`: the season's new licensees (series 7, counted in N);
 - `player_federations`: a player's federation — `players.federation`, else the one on
   their latest duplicate result of the season.
 """
@@ -21,8 +25,78 @@ import polars as pl
 
 from transforms.calendar import ordered_events
 from transforms.series import season_series_from_classification
+from transforms.series_labels import NEW_LICENSEE_SERIES, series_level
 
 SEASON_SERIES_SCHEMA = {"season": pl.String, "player_id": pl.String, "series": pl.String}
+
+
+def event_series(
+    entries: pl.DataFrame, classifications: pl.DataFrame, rating_lists: pl.DataFrame
+) -> pl.DataFrame:
+    """`tournament_id, player_id, series, series_source` of every entry.
+
+    `entries`: tournament_id, player_id, series (written on the row, nullable), season (of
+    the event) and start (its start date, the end date when none is given).
+    `classifications`: `series_classification` rows of earlier seasons (each one gives the
+    series of the season after it). `rating_lists`: player_id, as_of, series.
+    Written labels are read by `series_labels.series_level` (`4B` → `4`).
+    """
+    held = (
+        season_series_from_classification(classifications)
+        .select("season", "player_id", pl.col("series").alias("_classified"))
+        .unique(["season", "player_id"], keep="first")
+        if classifications.height
+        else pl.DataFrame(
+            schema={"season": pl.String, "player_id": pl.String, "_classified": pl.String}
+        )
+    )
+    lists = (
+        rating_lists.select(
+            pl.col("player_id").cast(pl.String),
+            pl.col("as_of").cast(pl.Date),
+            series_level(pl.col("series")).alias("_listed"),
+        )
+        .drop_nulls("_listed")
+        .sort("player_id", "as_of")
+    )
+    frame = (
+        entries.select(
+            "tournament_id",
+            pl.col("player_id").cast(pl.String),
+            series_level(pl.col("series")).alias("_written"),
+            "season",
+            pl.col("start").cast(pl.Date),
+        )
+        .with_row_index("_order")
+        .join(held, on=["season", "player_id"], how="left")
+        .sort("player_id", "start")
+        .join_asof(
+            lists,
+            left_on="start",
+            right_on="as_of",
+            by="player_id",
+            strategy="backward",
+            check_sortedness=False,  # both sorted by player, then date
+        )
+        .sort("_order")
+    )
+    source = (
+        pl.when(pl.col("_written").is_not_null())
+        .then(pl.lit("results"))
+        .when(pl.col("_classified").is_not_null())
+        .then(pl.lit("classification"))
+        .when(pl.col("_listed").is_not_null())
+        .then(pl.lit("rating_list"))
+        .otherwise(pl.lit("default"))
+    )
+    return frame.select(
+        "tournament_id",
+        "player_id",
+        pl.coalesce("_written", "_classified", "_listed", pl.lit(NEW_LICENSEE_SERIES)).alias(
+            "series"
+        ),
+        source.alias("series_source"),
+    )
 
 
 def season_series(
@@ -73,15 +147,37 @@ def series_held(
 def new_licensees(
     players: pl.DataFrame,
     duplicate_results: pl.DataFrame,
+    rating_lists: pl.DataFrame,
     season_start: dt.date,
     season_end: dt.date,
 ) -> pl.DataFrame:
-    """`player_id, federation` of the season's new licensees: first tournament in the
-    season and no result in `duplicate_results` (the season's duplicate results)."""
+    """`player_id, federation` of the season's new licensees (series 7, counted in N).
+
+    A new licensee holds a duplicate licence for the first time this season: a rating
+    list dated in the season lists them with series 7, no earlier list lists them, they
+    played no tournament before the season, and they have no duplicate result in it (a
+    new licensee who plays is classified by their results). A player with classique or
+    DCDL results only, and no series, is no duplicate licensee: the cascade does not count
+    them (docs/rules.md §3)."""
+    dated = pl.col("as_of").cast(pl.Date)
+    listed_new = (
+        rating_lists.filter(
+            dated.is_between(season_start, season_end)
+            & (series_level(pl.col("series")) == NEW_LICENSEE_SERIES)
+        )
+        .select(pl.col("player_id").cast(pl.String))
+        .unique()
+    )
+    listed_before = rating_lists.filter(dated < season_start).select("player_id")
+    played_before = players.filter(pl.col("first_tournament_date") < season_start).select(
+        "player_id"
+    )
     return (
-        players.filter(pl.col("first_tournament_date").is_between(season_start, season_end))
+        listed_new.join(listed_before, on="player_id", how="anti")
+        .join(played_before, on="player_id", how="anti")
         .join(duplicate_results.select("player_id"), on="player_id", how="anti")
-        .select("player_id", "federation")
+        .join(players.select("player_id", "federation"), on="player_id", how="left")
+        .sort("player_id")
     )
 
 

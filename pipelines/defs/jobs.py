@@ -5,27 +5,26 @@ import hashlib
 import dagster as dg
 
 from pipelines.ingest.raw import fingerprint, folder_digest
-from pipelines.partitions import SEASON_GROUPS, SITE_GROUPS
+from pipelines.partitions import INGEST_GROUPS, SEASON_GROUPS, SITE_GROUPS
 from pipelines.resources import WarehouseResource
 
-build_ratings = dg.define_asset_job(
-    "build_ratings",
-    selection=dg.AssetSelection.all()
-    - dg.AssetSelection.groups(*SEASON_GROUPS)
-    - dg.AssetSelection.groups(*SITE_GROUPS),
-    description="Ingest the raw folder and compute every asset computed over all seasons "
-    "at once (classique ratings, rankings).",
+ingest_exports = dg.define_asset_job(
+    "ingest_exports",
+    selection=dg.AssetSelection.groups(*INGEST_GROUPS),
+    description="Read every export of the raw folder into the base tables (bad files "
+    "quarantined) and register the seasons found.",
 )
 
 build_season = dg.define_asset_job(
     "build_season",
     selection=dg.AssetSelection.groups(*SEASON_GROUPS),
-    description="Compute one season's series, classifications and reports.",
+    description="Compute one season: duplicate series, classique ratings, every other "
+    "rule family partitioned by season, and the season's report.",
 )
 
 nightly_build = dg.ScheduleDefinition(
     name="nightly_build",
-    job=build_ratings,
+    job=ingest_exports,
     cron_schedule="0 2 * * *",
     execution_timezone="Europe/Paris",
     description="Full rebuild every night at 02:00 (Paris); the season sensor then "
@@ -34,7 +33,7 @@ nightly_build = dg.ScheduleDefinition(
 
 
 @dg.sensor(
-    job=build_ratings,
+    job=ingest_exports,
     minimum_interval_seconds=60,
     description="Starts a build when an export is added, changed, renamed or removed in "
     "the raw folder (keyed on the content hash of the whole folder).",
@@ -80,7 +79,7 @@ def stale_season_sensor(
 
     if not warehouse.warehouse.exists():
         return dg.SkipReason("no warehouse yet")
-    for job in ("build_ratings", "build_season", "build_site"):
+    for job in ("ingest_exports", "build_season", "build_site"):
         running = context.instance.get_run_records(
             dg.RunsFilter(job_name=job, statuses=_IN_PROGRESS), limit=1
         )

@@ -2,7 +2,14 @@
 
 from transforms.tables import DATE, FLOAT, INT, STR, Family, Table, columns
 
-FAMILY = Family(key="classique", title="Classique ratings (docs/rules.md §1–2)", order=20)
+FAMILY = Family(
+    key="classique",
+    title="Classique ratings (docs/rules.md §1–2)",
+    order=20,
+    partition="season",
+    doc="Partitioned by season: a season's tournaments are rated from the cotes and Elo "
+    "ratings the earlier seasons ended with, and its rankings are those of its last day.",
+)
 
 TABLES = (
     Table(
@@ -12,6 +19,7 @@ TABLES = (
         "Cote before, initial place, published rank, PE, bonus, PJ (raw and clamped) and "
         "cote after, in event order: `cote_after = cote_before + pe + bonus + pj`.",
         columns(
+            ("season", STR),
             ("tournament_id", STR),
             ("player_id", STR),
             ("cote_before", INT),
@@ -30,9 +38,11 @@ TABLES = (
         "player × rated tournament",
         "Elo before, K, games, score, expected score, change and Elo after.",
         columns(
+            ("season", STR),
             ("tournament_id", STR),
             ("player_id", STR),
             ("rating_before", FLOAT),
+            ("games_before", INT, "rated games before the tournament (for K)"),
             ("k", FLOAT),
             ("games", INT),
             ("score", FLOAT),

@@ -1,39 +1,77 @@
-"""Classique ratings: the FISF cote (RULES §1), Elo (RULES §2), rankings and series bars."""
+"""Classique ratings: the FISF cote (docs/rules.md §1), Elo (§2), rankings and series bars,
+partitioned by season.
 
+Seasons are built in order: a season's tournaments are rated from the cotes and Elo
+ratings the earlier seasons ended with, and a player's starting cote uses the series held
+in the season (last season's duplicate classification, then the rating lists: §3), so a
+season's classique ratings come after the previous season's series.
+"""
+
+# No `from __future__ import annotations`: Dagster inspects the `context` annotation.
 from collections.abc import Iterator
 
 import dagster as dg
 import polars as pl
 
+from pipelines.partitions import season_partitions
 from pipelines.reference.classique import (
     load_cote_params,
     load_elo_params,
     load_ranking_params,
 )
+from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.season_inputs import held_series, season_results, season_tournaments
 from pipelines.tables import table_metadata, table_spec
+from pipelines.warehouse import Warehouse
 from transforms import classique_series, cote, elo
+from transforms.calendar import ordered_events
 
 GROUP = "classique"
 KINDS = {"duckdb", "polars"}
 
 
+def _history_before(wh: Warehouse, name: str, season: str, *, inclusive: bool) -> pl.DataFrame:
+    """The rows of `cote_history` or `elo_history` of the seasons before `season` (and of
+    `season` itself when `inclusive`), in event order."""
+    if name not in wh.tables():
+        return wh.empty(name)
+    op = "<=" if inclusive else "<"
+    rows = wh.read(
+        f'SELECT h.*, t.end_date, t.start_date FROM "{name}" h '
+        f"JOIN tournaments t USING (tournament_id) WHERE h.season {op} ?",
+        [season],
+    )
+    return ordered_events(rows).drop("end_date", "start_date")
+
+
 @dg.asset(
-    deps=["tournaments", "results", "rating_lists"],
+    deps=["tournaments", "results", "rating_lists", "series_classification"],
+    partitions_def=season_partitions,
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
     metadata=table_metadata("cote_history"),
 )
-def cote_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
-    """One row per player per classique tournament, in event order: cote before, initial
-    place, published rank, PE, bonus, PJ (raw and clamped) and cote after (RULES §1)."""
+def cote_history(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """One row per player per classique tournament of the season, in event order: cote
+    before, initial place, published rank, PE, bonus, PJ (raw and clamped) and cote after
+    (docs/rules.md §1), from the cotes the earlier seasons ended with."""
+    season = context.partition_key
     wh = warehouse.warehouse
     params = load_cote_params(warehouse.reference)
+    results = season_results(wh, season)
     frame = cote.cote_history(
-        wh.table("tournaments"), wh.table("results"), wh.table("rating_lists"), params
+        season_tournaments(wh, season),
+        results,
+        wh.table("rating_lists"),
+        params,
+        series=held_series(wh, season, results),
+        prior=cote.last_cotes(_history_before(wh, "cote_history", season, inclusive=False)),
     )
-    wh.replace_tables({"cote_history": frame})
+    wh.replace_partition("cote_history", frame, "season", season)
     return dg.MaterializeResult(
         metadata={
             "rows": len(frame),
@@ -51,7 +89,8 @@ def cote_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
     "starts from the cote the previous one ended with.",
 )
 def cote_history_adds_up(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    frame = warehouse.warehouse.table("cote_history").with_row_index("_order")
+    wh = warehouse.warehouse
+    frame = _history_before(wh, "cote_history", "9999-10000", inclusive=True)
     wrong_sum = frame.filter(
         pl.col("cote_after")
         != pl.col("cote_before") + pl.col("pe") + pl.col("bonus") + pl.col("pj")
@@ -61,8 +100,7 @@ def cote_history_adds_up(warehouse: WarehouseResource) -> dg.AssetCheckResult:
         | ((pl.col("pj_raw") < 0) & ((pl.col("pj") < pl.col("pj_raw")) | (pl.col("pj") > 0)))
     ).height
     broken_chain = (
-        frame.sort("_order")
-        .with_columns(previous=pl.col("cote_after").shift(1).over("player_id"))
+        frame.with_columns(previous=pl.col("cote_after").shift(1).over("player_id"))
         .filter(pl.col("previous").is_not_null() & (pl.col("previous") != pl.col("cote_before")))
         .height
     )
@@ -78,24 +116,34 @@ def cote_history_adds_up(warehouse: WarehouseResource) -> dg.AssetCheckResult:
 
 @dg.asset(
     deps=["tournaments", "games", "rating_lists", "results"],
+    partitions_def=season_partitions,
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
     metadata=table_metadata("elo_history"),
 )
-def elo_history(warehouse: WarehouseResource) -> dg.MaterializeResult:
-    """One row per player per classique tournament with rated games: Elo before, K, games,
-    score, expected score, change and Elo after (RULES §2, preset chosen in elo.yaml)."""
+def elo_history(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """One row per player per classique tournament of the season with rated games: Elo
+    before, rated games before, K, games, score, expected score, change and Elo after
+    (docs/rules.md §2, preset chosen in elo.yaml), from the earlier seasons' ratings."""
+    season = context.partition_key
     wh = warehouse.warehouse
     params = load_elo_params(warehouse.reference)
+    games = wh.read(
+        "SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) WHERE t.season = ?",
+        [season],
+    )
     frame = elo.elo_history(
-        wh.table("tournaments"),
-        wh.table("games"),
+        season_tournaments(wh, season),
+        games,
         wh.table("rating_lists"),
         wh.table("results"),
         params,
+        prior=elo.last_elo(_history_before(wh, "elo_history", season, inclusive=False), params),
     )
-    wh.replace_tables({"elo_history": frame})
+    wh.replace_partition("elo_history", frame, "season", season)
     return dg.MaterializeResult(
         metadata={
             "rows": len(frame),
@@ -127,46 +175,52 @@ def elo_expected_matches_scores(warehouse: WarehouseResource) -> dg.AssetCheckRe
         table_spec("cote_ranking", deps=["cote_history", "tournaments"], kinds=KINDS),
         table_spec("classique_series_bars", deps=["cote_history", "tournaments"], kinds=KINDS),
     ],
+    partitions_def=season_partitions,
     pool=WAREHOUSE_POOL,
     can_subset=False,
 )
-def cote_rankings(warehouse: WarehouseResource) -> Iterator[dg.MaterializeResult]:
-    """End-of-season cote rankings and the classique series bars, written together."""
+def cote_rankings(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> Iterator[dg.MaterializeResult]:
+    """The cote ranking of active players on the season's last day and the classique series
+    bars it sets for the next 1 September, written together."""
+    season = context.partition_key
     wh = warehouse.warehouse
-    cote_params = load_cote_params(warehouse.reference)
     params = load_ranking_params(warehouse.reference)
-    ranking, bars = classique_series.season_cote_rankings(
-        wh.table("cote_history"), wh.table("tournaments"), params, cote_params.disciplines
+    history = _history_before(wh, "cote_history", season, inclusive=True)
+    ranking, bars = classique_series.cote_ranking(
+        history, wh.table("tournaments"), load_calendar(warehouse.reference).end(season), params
     )
-    ranking = ranking.sort("season", "rank", "player_id")
-    bars = bars.sort("season", "bar", descending=[False, True])
-    wh.replace_tables({"cote_ranking": ranking, "classique_series_bars": bars})
-    yield dg.MaterializeResult(
-        asset_key="cote_ranking",
-        metadata={"rows": len(ranking), "seasons": ranking["season"].n_unique()},
-    )
+    ranking = ranking.sort("rank", "player_id")
+    bars = classique_series.bars_frame(season, bars, params)
+    wh.replace_partition("cote_ranking", ranking, "season", season)
+    wh.replace_partition("classique_series_bars", bars, "season", season)
+    yield dg.MaterializeResult(asset_key="cote_ranking", metadata={"rows": len(ranking)})
     yield dg.MaterializeResult(asset_key="classique_series_bars", metadata={"rows": len(bars)})
 
 
 @dg.asset(
     deps=["elo_history", "tournaments", "cote_ranking"],
+    partitions_def=season_partitions,
     pool=WAREHOUSE_POOL,
     group_name=GROUP,
     kinds=KINDS,
     metadata=table_metadata("elo_ranking"),
 )
-def elo_ranking(warehouse: WarehouseResource) -> dg.MaterializeResult:
-    """End-of-season Elo ranking of active players, with their classique series (from the
-    cote ranking) and number of rated games."""
+def elo_ranking(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """The Elo ranking of active players on the season's last day, with their classique
+    series (from the cote ranking) and number of rated games."""
+    season = context.partition_key
     wh = warehouse.warehouse
     params = load_ranking_params(warehouse.reference)
-    elo_params = load_elo_params(warehouse.reference)
-    frame = classique_series.season_elo_rankings(
-        wh.table("elo_history"),
+    frame = classique_series.elo_ranking(
+        _history_before(wh, "elo_history", season, inclusive=True),
         wh.table("tournaments"),
-        wh.table("cote_ranking"),
+        load_calendar(warehouse.reference).end(season),
         params,
-        elo_params.disciplines,
-    ).sort("season", "rank", "player_id")
-    wh.replace_tables({"elo_ranking": frame})
+        wh.read("SELECT * FROM cote_ranking WHERE season = ?", [season]),
+    ).sort("rank", "player_id")
+    wh.replace_partition("elo_ranking", frame, "season", season)
     return dg.MaterializeResult(metadata={"rows": len(frame)})

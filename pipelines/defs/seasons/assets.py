@@ -3,20 +3,20 @@
 import dagster as dg
 
 from pipelines.build import record_season_build
-from pipelines.partitions import SEASON_GROUPS, season_partitions
+from pipelines.partitions import REPORT_GROUP, season_partitions
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_metadata
+from transforms.tables import registry
 
-# Every other season-partitioned asset: the record is written once they all succeeded
-# (tests/test_pipeline.py checks that none is missing here).
+# Every other season-partitioned asset: each season-partitioned table of the registry and
+# the season's report; the record is written once they all succeeded (tests/test_pipeline.py
+# checks that none is missing here).
 SEASON_ASSETS = [
-    "duplicate_event_scores",
-    "series_standings",
-    "series_classification",
-    "series_bars",
-    "series_movements",
-    "series_provisional",
-    "series_comparison",
+    *(
+        t.name
+        for t in registry().values()
+        if t.family.partition == "season" and t.name != "season_builds"
+    ),
     "season_report",
     "season_report_pdf",
 ]
@@ -26,7 +26,7 @@ SEASON_ASSETS = [
     deps=SEASON_ASSETS,
     partitions_def=season_partitions,
     pool=WAREHOUSE_POOL,
-    group_name=SEASON_GROUPS[-1],
+    group_name=REPORT_GROUP,
     kinds={"duckdb"},
     metadata=table_metadata("season_builds"),
 )

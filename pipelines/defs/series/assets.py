@@ -17,6 +17,12 @@ from pipelines.partitions import season_partitions
 from pipelines.reference.seasons import load_calendar
 from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.season_inputs import (
+    held_series,
+    season_results,
+    season_rows,
+    season_tournaments,
+)
 from pipelines.tables import table_metadata, table_spec
 from pipelines.warehouse import Warehouse
 from transforms.calendar import previous_season
@@ -40,35 +46,21 @@ GROUP = "series"
 KINDS = {"duckdb", "polars"}
 INPUTS = ["tournaments", "results", "players", "rating_lists"]
 QUOTA_CHECK = "series_quotas_respected"
+ZERO_CHECK = "no_series_holds_players_at_0"
 
 
 def _events(wh: Warehouse, season: str) -> pl.DataFrame:
-    return wh.read(
-        "SELECT * FROM tournaments WHERE season = ? AND discipline = 'duplicate'", [season]
-    )
+    return season_tournaments(wh, season, "duplicate")
 
 
 def _results(wh: Warehouse, season: str) -> pl.DataFrame:
-    """The season's duplicate results, with each event's end date."""
-    return wh.read(
-        "SELECT r.tournament_id, r.player_id, r.rank, r.series, r.federation, t.end_date "
-        "FROM results r JOIN tournaments t USING (tournament_id) "
-        "WHERE t.season = ? AND t.discipline = 'duplicate'",
-        [season],
-    )
-
-
-def _season_rows(wh: Warehouse, name: str, season: str) -> pl.DataFrame:
-    """A season-partitioned table's rows of `season` (none before its first build)."""
-    if name not in wh.tables():
-        return wh.empty(name)
-    return wh.read(f'SELECT * FROM "{name}" WHERE season = ?', [season])
+    return season_results(wh, season, "duplicate")
 
 
 def _season_series(wh: Warehouse, season: str, warehouse: WarehouseResource) -> pl.DataFrame:
     return season_series(
         season,
-        _season_rows(wh, "series_classification", previous_season(season)),
+        season_rows(wh, "series_classification", previous_season(season)),
         wh.table("rating_lists"),
         load_calendar(warehouse.reference).end(season),
     )
@@ -76,7 +68,9 @@ def _season_series(wh: Warehouse, season: str, warehouse: WarehouseResource) -> 
 
 def _new_licensees(wh: Warehouse, season: str, warehouse: WarehouseResource) -> pl.DataFrame:
     start, end = load_calendar(warehouse.reference).bounds(season)
-    return new_licensees(wh.table("players"), _results(wh, season), start, end)
+    return new_licensees(
+        wh.table("players"), _results(wh, season), wh.table("rating_lists"), start, end
+    )
 
 
 @dg.asset(
@@ -95,9 +89,8 @@ def duplicate_event_scores(
     season = context.partition_key
     wh = warehouse.warehouse
     events = _events(wh, season)
-    scores = compute_event_scores(
-        _results(wh, season), events, _season_series(wh, season, warehouse)
-    )
+    results = _results(wh, season)
+    scores = compute_event_scores(results, events, held_series(wh, season, results))
     wh.replace_partition("duplicate_event_scores", scores, "season", season)
     return dg.MaterializeResult(
         metadata={
@@ -125,11 +118,11 @@ def series_standings(
     season = context.partition_key
     wh = warehouse.warehouse
     standings = season_standings(
-        _season_rows(wh, "duplicate_event_scores", season),
+        season_rows(wh, "duplicate_event_scores", season),
         _events(wh, season),
         load_series_params(warehouse.reference),
         federations=player_federations(wh.table("players"), _results(wh, season)),
-        previous=_season_rows(wh, "series_standings", previous_season(season)),
+        previous=season_rows(wh, "series_standings", previous_season(season)),
     )
     wh.replace_partition("series_standings", standings, "season", season)
     return dg.MaterializeResult(metadata={"players": standings.height})
@@ -158,7 +151,14 @@ def series_standings(
             asset="series_classification",
             description="Each series holds its quota of N within one player, ties at a bar aside.",
             partitions_def=season_partitions,
-        )
+        ),
+        dg.AssetCheckSpec(
+            ZERO_CHECK,
+            asset="series_provisional",
+            description="After every event of the season, no series 1–5 admits a player "
+            "whose criterion is 0 (a bar is never 0, docs/rules.md §3).",
+            partitions_def=season_partitions,
+        ),
     ],
     partitions_def=season_partitions,
     pool=WAREHOUSE_POOL,
@@ -171,8 +171,8 @@ def series_classification(
     wh = warehouse.warehouse
     params = load_series_params(warehouse.reference)
     quotas = load_series_quotas(warehouse.reference)
-    standings = _season_rows(wh, "series_standings", season)
-    scores = _season_rows(wh, "duplicate_event_scores", season)
+    standings = season_rows(wh, "series_standings", season)
+    scores = season_rows(wh, "duplicate_event_scores", season)
     events = _events(wh, season)
     new = _new_licensees(wh, season, warehouse)
     held = series_held(scores, events, _season_series(wh, season, warehouse))
@@ -202,6 +202,26 @@ def series_classification(
             "population": classification.height,
             "series": dg.MetadataValue.md(_markdown(check)),
             "failing": failing.get_column("series").to_list(),
+        },
+    )
+    yield _zero_check(provisional)
+
+
+def _zero_check(provisional: pl.DataFrame) -> dg.AssetCheckResult:
+    at_zero = provisional.filter(
+        pl.col("series").is_in(["1", "2", "3", "4", "5"]) & (pl.col("value").fill_null(0) <= 0)
+    )
+    return dg.AssetCheckResult(
+        check_name=ZERO_CHECK,
+        asset_key="series_provisional",
+        passed=at_zero.height == 0,
+        metadata={
+            "rows_at_0": at_zero.height,
+            "first": ", ".join(
+                f"{r['player_id']} en série {r['series']} après {r['after_tournament_id']}"
+                for r in at_zero.head(5).iter_rows(named=True)
+            )
+            or "aucun",
         },
     )
 
