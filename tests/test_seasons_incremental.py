@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.build import run_build
-from pipelines.generate import GenerateConfig, generate
 from pipelines.warehouse import Warehouse
+from simulator import GenerateConfig, generate
 
 SEASON_TABLES = [
     "duplicate_event_scores",
