@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from pipelines.build import print_summary, run_build
-from pipelines.generate import GenerateConfig, generate
+from simulator import GenerateConfig, generate
 
 
 def main() -> None:

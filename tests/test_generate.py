@@ -13,15 +13,6 @@ import openpyxl
 import pytest
 
 from pipelines.cli import main
-from pipelines.generate import (
-    FFSC_HEADER,
-    FRENCH_HEADERS,
-    GenerateConfig,
-    _round_robin_pairs,
-    age_category,
-    competition_rank,
-    generate,
-)
 from pipelines.ingest.formats import detect_format, ffsc
 from pipelines.ingest.schema import (
     GAMES,
@@ -31,6 +22,20 @@ from pipelines.ingest.schema import (
     TOURNAMENT_COLUMNS,
     canonical_column,
 )
+from simulator import GenerateConfig, generate
+from simulator.columns import (
+    FFSC_HEADER,
+    FRENCH_HEADERS,
+    RATING_LIST_COLUMNS,
+    RESULTS_CANONICAL,
+    RESULTS_FRENCH,
+    columns_led_by,
+    french_headers,
+)
+from simulator.play import round_robin_pairs
+from simulator.write import age_category
+from transforms.calendar import SeasonCalendar
+from transforms.ranking import competition_ranks
 
 CONFIG = GenerateConfig(seed=7, seasons=2, players=300, first_season=2021)
 
@@ -192,6 +197,60 @@ def test_headers_are_known_columns(sample: Sample) -> None:
         assert len(canon) == 1
 
 
+def _is_subsequence(names: list[str], order: tuple[str, ...]) -> bool:
+    positions = [order.index(n) for n in names]
+    return positions == sorted(positions)
+
+
+def test_column_orders_come_from_the_schema(sample: Sample) -> None:
+    assert sorted(RESULTS_CANONICAL) == sorted(RESULTS.columns)
+    assert sorted(RESULTS_FRENCH) == sorted(RESULTS.columns)
+    assert RESULTS_CANONICAL[: len(TOURNAMENT_COLUMNS)] == TOURNAMENT_COLUMNS
+    assert RESULTS_FRENCH[-len(TOURNAMENT_COLUMNS) :] == TOURNAMENT_COLUMNS
+    assert RESULTS_FRENCH[:5] == ("rank", "player_id", "last_name", "first_name", "series")
+    # the rating list's columns shared with the results first, then its own, schema order
+    assert RATING_LIST_COLUMNS == ("player_id", "series", "as_of", "cote", "elo", "elo_games")
+    assert columns_led_by(("a", "b", "c", "d"), ("c", "a")) == ("c", "a", "b", "d")
+    with pytest.raises(ValueError, match="not columns of the schema: e"):
+        columns_led_by(("a", "b"), ("e",))
+    header = sample.rating_path.read_text(encoding="utf-8").split("\n", 1)[0]
+    assert header == ",".join(RATING_LIST_COLUMNS)
+    for path in sorted(sample.root.glob("*/*.csv")):
+        if path.name.startswith("classement_") or path.stem.endswith("_games"):
+            continue
+        _, delimiter, raw, _ = read_csv(path)
+        names = [canonical_column(h) for h in raw]
+        order = RESULTS_FRENCH if delimiter == ";" else RESULTS_CANONICAL
+        assert _is_subsequence(names, order), path
+
+
+def test_french_headers_are_aliases_of_the_schema() -> None:
+    assert FRENCH_HEADERS["rank"] == ("Rang", "Place", "Classement")
+    assert FRENCH_HEADERS["player_id"] == ("Licence", "N° licence")
+    assert FRENCH_HEADERS["start_date"] == ("Date de début", "Début")
+    for column, labels in FRENCH_HEADERS.items():
+        assert {canonical_column(label) for label in labels} == {column}
+    with pytest.raises(ValueError, match="'Téléphone' is not a French header"):
+        french_headers(("Rang", "Téléphone"))
+
+
+def test_seasons_start_on_the_day_of_the_season_calendar(tmp_path: Path) -> None:
+    # France's 2007 season started on 1 July (RULES §0)
+    config = GenerateConfig(seed=7, seasons=1, players=150, first_season=2021)
+    generate(tmp_path, config, SeasonCalendar(7, 1))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "2021-2022",
+        "rating_list_2021-06-30.csv",
+    ]
+    assert [p.name for p in tmp_path.glob("*/classement_*")] == ["classement_2022-06-30.csv"]
+    sample = Sample(tmp_path)
+    assert sample.results
+    for rows in sample.results.values():
+        start = dt.date.fromisoformat(rows[0]["start_date"])
+        end = dt.date.fromisoformat(rows[0]["end_date"])
+        assert dt.date(2021, 7, 1) <= start <= end <= dt.date(2022, 6, 30)
+
+
 def test_file_flavours(sample: Sample) -> None:
     french = [p for p, (_, delimiter) in sample.flavours.items() if delimiter == ";"]
     canonical = [p for p, (_, delimiter) in sample.flavours.items() if delimiter == ","]
@@ -342,23 +401,24 @@ def test_masters_is_a_round_robin_of_sixteen(sample: Sample) -> None:
 
 def test_round_robin_table_of_rules_section_5() -> None:
     # match 3, table 2: the 2nd of the annual ranking meets the 13th (0-based: 1 and 12)
-    pairs, bye = _round_robin_pairs(16, 3)
+    pairs, bye = round_robin_pairs(16, 3)
     assert bye is None and (1, 12) in pairs
     seen = set()
     for r in range(1, 16):
-        pairs, _ = _round_robin_pairs(16, r)
+        pairs, _ = round_robin_pairs(16, r)
         assert sorted(i for p in pairs for i in p) == list(range(16))
         seen |= {frozenset(p) for p in pairs}
     assert len(seen) == 120
-    pairs, bye = _round_robin_pairs(7, 1)
+    pairs, bye = round_robin_pairs(7, 1)
     assert bye is not None and len(pairs) == 3
 
 
-def test_competition_rank() -> None:
-    assert competition_rank(np.array([10, 30, 20, 30])).tolist() == [4, 1, 3, 1]
+def test_competition_ranks_of_the_results() -> None:
+    # the simulator ranks with the project's competition ranks: by score, by wins then spread
+    assert competition_ranks(np.array([10, 30, 20, 30])).tolist() == [4, 1, 3, 1]
     wins = np.array([3.0, 3.0, 2.5, 3.0])
     spread = np.array([10, 50, 90, 10])
-    assert competition_rank(wins, spread).tolist() == [2, 1, 4, 2]
+    assert competition_ranks(wins, spread).tolist() == [2, 1, 4, 2]
 
 
 def test_rating_list(sample: Sample) -> None:

@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 
 from pipelines.build import run_build
-from pipelines.generate import GenerateConfig, generate
 from pipelines.warehouse import Warehouse
+from simulator import GenerateConfig, generate
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipelines.resources import DEFAULT_RAW_DIR
+from pipelines.resources import DEFAULT_RAW_DIR, REFERENCE_DIR
 
 _SEASON_DIR = re.compile(r"^\d{4}-\d{4}$")
 _RATING_LIST = re.compile(r"^rating_list_\d{4}-\d{2}-\d{2}\.csv$")
@@ -28,7 +28,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seasons", type=int, default=3, help="number of seasons")
     parser.add_argument("--players", type=int, default=1000, help="players at the start")
     parser.add_argument(
-        "--first-season", type=int, default=2023, help="year the first season starts (1 Sept)"
+        "--first-season",
+        type=int,
+        default=2023,
+        help="year the first season starts (on the day data/reference/seasons.yaml sets)",
     )
     parser.add_argument(
         "--force",
@@ -51,7 +54,8 @@ def _clear(out: Path) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.generate import GenerateConfig, generate
+    from pipelines.reference.seasons import load_calendar
+    from simulator import GenerateConfig, generate
 
     out: Path = args.out
     if args.players < 100 or args.seasons < 1:
@@ -70,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     )
     started = time.perf_counter()
     try:
-        summary = generate(out, config)
-    except ValueError as err:
+        summary = generate(out, config, load_calendar(REFERENCE_DIR))
+    except ValueError as err:  # a bad configuration or seasons.yaml (ReferenceDataError)
         print(f"generate: {err}", file=sys.stderr)
         return 2
     elapsed = time.perf_counter() - started
