@@ -1,0 +1,798 @@
+"""Move scoring and the game-sheet audit (RULES §7, source [002]).
+
+A game sheet is the master game of a duplicate round: one row per move, the top played on
+it (`tournament_id, game, move, rack, word, position, score`). Each game is replayed move
+by move on its own board (the replay is sequential: a move is scored against the tiles of
+the moves before it), every move is checked and scored, and the sum of the computed tops of
+a tournament is compared with the `top_total` its results state. Every number the rules
+mark as a parameter (letter values, blank value, premium squares, the 50-point bonus, rack
+size) comes in through `ScoringParams`, loaded from `data/reference/scoring.yaml` by
+`pipelines.reference.scoring`.
+
+Scoring ([002], "Décompte des points"): a word is worth the sum of its letters, a tile newly
+placed on a letter premium counting double or triple; the sum is multiplied by the word
+premium of every newly placed tile (two double-word squares ×4, two triple-word ×9, three
+triple-word ×27); every word the move forms counts (the word written and each cross word of
+two letters or more through a new tile); placing a full rack (7 tiles) adds 50; a blank is
+worth 0, on any square.
+
+Checks of a move, each giving a French message an arbiter understands (`MoveReplay`):
+the position can be read and lies on the board; the word is made of letters and has at
+least two; it does not run off the board; it is the whole word (the squares just before
+and after it are empty); it agrees with the letters already on the board; it places at
+least one new tile; the first move covers the centre star; a later move touches the
+letters in place; the new tiles come from the rack; the stated score equals the computed
+one. The first four groups make a move *unplaceable*: it is neither placed nor scored.
+The others leave it placed and scored, with its problem stated.
+
+Audit statuses (`game_sheet_audit.status`):
+
+- per move (`move` set): `ok` (legal, stated score = computed score); `score_differs`
+  (legal, the scores differ: both kept); `score_missing` (legal, no stated score);
+  `illegal` (a placement rule is broken; `computed_score` is kept when the move could be
+  scored, null when it could not be placed);
+- per tournament (`game` and `move` null, only when its results state a `top_total`):
+  `top_total_ok`, `top_total_differs` (`stated_score` = the `top_total`,
+  `computed_score` = the sum of the computed tops over every game of the sheet), or
+  `top_total_unchecked` (a move could not be scored, or the sheet does not hold as many
+  games as the tournament's `games`; `computed_score` null).
+
+Decisions taken here, where RULES §7 and [002] are silent:
+
+- **Notation**: the position is read case-insensitively, spaces ignored; letter then number
+  is horizontal, number then letter vertical. The word is written whole (letters already
+  on the board included); an upper-case letter is a natural tile, a lower-case letter a
+  blank. Accents and the cedilla are dropped (`FAÇADES` is played with a C); any other
+  character (a digit, `Œ`, a hyphen) makes the word unreadable. On a square already
+  occupied the written letter is compared without regard to case: the tile keeps what it
+  is (a blank stays a blank).
+- **Unplaceable moves** (unreadable or off-board position, word off the board, not whole,
+  disagreeing with the board, or placing no new tile) leave the board as it was; the game
+  goes on from that board, so a later move that relied on it may fail in turn.
+- **First move** means the first move placed on an empty board (move 1, unless move 1
+  could not be placed). A move placed despite a broken rule (first move off the centre,
+  a word touching nothing, tiles not on the rack) stays on the board for the next moves.
+- **Rack**: `+` and `-` (between the kept letters and the new draw, as arbiters write
+  them) and spaces are ignored; letters are read case-insensitively; `?` is a blank. The
+  new tiles must be a sub-multiset of the rack: a natural letter needs that letter, a blank
+  needs a `?`. A rack of more tiles than `rack_size` is illegal. An empty rack is not an
+  error: the move's tiles are then not checked and the message says so. Whether the kept
+  letters match the previous rack minus the tiles played is not checked.
+- **Bonus**: given when the move places exactly `rack_size` new tiles.
+- **Scores**: a move with no stated score has status `score_missing`; stated and computed
+  scores are kept side by side whatever the status.
+- **Top total**: compared per tournament, over every game of its sheet, with the
+  tournament's `top_total` (a sum over all its games); when the tournament states its
+  number of `games` and the sheet holds another number of games, the total is not compared
+  (`top_total_unchecked`). No row is written for a tournament without a stated
+  `top_total`.
+- A move listed twice (same tournament, game and move number) is an error
+  (`GameSheetError`): the order of the game could not be known.
+- **Order**: moves by tournament, game and move number; a tournament's total row after its
+  moves.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from transforms.tables import table
+
+GAME_SHEET_AUDIT = table("game_sheet_audit")
+
+ROW_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+STATUS_OK = "ok"
+STATUS_SCORE_DIFFERS = "score_differs"
+STATUS_SCORE_MISSING = "score_missing"
+STATUS_ILLEGAL = "illegal"
+STATUS_TOP_TOTAL_OK = "top_total_ok"
+STATUS_TOP_TOTAL_DIFFERS = "top_total_differs"
+STATUS_TOP_TOTAL_UNCHECKED = "top_total_unchecked"
+MOVE_STATUSES = (STATUS_OK, STATUS_SCORE_DIFFERS, STATUS_SCORE_MISSING, STATUS_ILLEGAL)
+TOTAL_STATUSES = (STATUS_TOP_TOTAL_OK, STATUS_TOP_TOTAL_DIFFERS, STATUS_TOP_TOTAL_UNCHECKED)
+
+# The game-sheet export: one row per move of the master game.
+SHEET_SCHEMA: Mapping[str, pl.DataType] = {
+    "tournament_id": pl.String(),
+    "game": pl.Int64(),
+    "move": pl.Int64(),
+    "rack": pl.String(),
+    "word": pl.String(),
+    "position": pl.String(),
+    "score": pl.Int64(),
+}
+_REQUIRED_COLUMNS = ("game", "move", "word", "position")
+
+_POSITION = re.compile(r"^(?:([A-Z])(\d{1,2})|(\d{1,2})([A-Z]))$")
+
+
+class GameSheetError(ValueError):
+    """A game sheet that cannot be replayed at all; the message (French) names the move."""
+
+
+@dataclass(frozen=True)
+class Square:
+    """One square of the board: its letter and word premiums, and the centre star."""
+
+    letter: int = 1
+    word: int = 1
+    start: bool = False
+    mark: str = ""  # the layout's token, drawn on an empty square ("" = plain)
+
+
+@dataclass(frozen=True)
+class ScoringParams:
+    """Every parameter of RULES §7."""
+
+    letter_values: Mapping[str, int]  # "A" … "Z"
+    blank_value: int
+    squares: tuple[tuple[Square, ...], ...]  # rows A… × columns 1…
+    bonus: int
+    rack_size: int
+    source: str = "data/reference/scoring.yaml"
+
+    @property
+    def size(self) -> int:
+        return len(self.squares)
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """(row, column) of the centre star, 0-based."""
+        for r, row in enumerate(self.squares):
+            for c, square in enumerate(row):
+                if square.start:
+                    return r, c
+        raise ValueError(f"{self.source}: the board has no start square")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a word goes: its first square (0-based) and its direction."""
+
+    row: int
+    col: int
+    horizontal: bool
+
+    def squares(self, length: int) -> list[tuple[int, int]]:
+        if self.horizontal:
+            return [(self.row, self.col + i) for i in range(length)]
+        return [(self.row + i, self.col) for i in range(length)]
+
+    @property
+    def label(self) -> str:
+        """The French notation: `H8` horizontal, `8H` vertical."""
+        return position_label(self.row, self.col, self.horizontal)
+
+
+@dataclass(frozen=True)
+class WordScore:
+    """One word formed by a move: as it stands on the board (blanks in lower case)."""
+
+    word: str
+    position: str  # French notation of its first square and direction
+    score: int
+
+
+@dataclass(frozen=True)
+class MoveReplay:
+    """One move replayed: the words it formed and their scores, and what is wrong with it."""
+
+    move: int | None
+    rack: str | None
+    word: str | None
+    position: str | None
+    stated_score: int | None
+    words: tuple[WordScore, ...]
+    bonus: int
+    computed_score: int | None  # None: the move could not be placed
+    problems: tuple[str, ...]  # placement rules broken (status `illegal`)
+    notes: tuple[str, ...] = ()  # what could not be checked (status unaffected)
+
+    @property
+    def placed(self) -> bool:
+        return self.computed_score is not None
+
+    @property
+    def score_problem(self) -> str | None:
+        """The stated score against the computed one, when both are known and differ."""
+        if self.computed_score is None or self.stated_score is None:
+            return None
+        if self.stated_score == self.computed_score:
+            return None
+        gap = self.stated_score - self.computed_score
+        return (
+            f"score annoncé {self.stated_score}, score calculé {self.computed_score} "
+            f"(écart {gap:+d})"
+        )
+
+    @property
+    def status(self) -> str:
+        if self.problems or self.computed_score is None:
+            return STATUS_ILLEGAL
+        if self.stated_score is None:
+            return STATUS_SCORE_MISSING
+        if self.stated_score != self.computed_score:
+            return STATUS_SCORE_DIFFERS
+        return STATUS_OK
+
+    @property
+    def breakdown(self) -> str | None:
+        """`FACADES 25 + CHANTEZ 21 + 50 (scrabble) = 96`; None when not scored."""
+        if self.computed_score is None:
+            return None
+        parts = [f"{w.word} {w.score}" for w in self.words]
+        if self.bonus:
+            parts.append(f"{self.bonus} (scrabble)")
+        return f"{' + '.join(parts)} = {self.computed_score}"
+
+    @property
+    def message(self) -> str:
+        """Everything an arbiter needs to read about the move, most serious first."""
+        parts = list(self.problems)
+        if self.score_problem:
+            parts.append(self.score_problem)
+        if self.stated_score is None and self.computed_score is not None:
+            parts.append("score non indiqué sur la feuille")
+        parts.extend(self.notes)
+        if self.breakdown:
+            parts.append(f"décompte : {self.breakdown}" if parts else self.breakdown)
+        return " ; ".join(parts)
+
+
+class Board:
+    """The tiles on the board: a letter per square (`""` when empty) and the blanks."""
+
+    def __init__(self, size: int = 15) -> None:
+        self.letters = np.full((size, size), "", dtype="<U1")
+        self.blanks = np.zeros((size, size), dtype=bool)
+        self.tiles = 0
+
+    @property
+    def size(self) -> int:
+        return int(self.letters.shape[0])
+
+    def is_empty(self) -> bool:
+        return self.tiles == 0
+
+    def occupied(self, row: int, col: int) -> bool:
+        return 0 <= row < self.size and 0 <= col < self.size and self.letters[row, col] != ""
+
+    def put(self, row: int, col: int, letter: str, blank: bool = False) -> None:
+        """Place one tile (upper-case letter) on an empty square."""
+        if self.letters[row, col] != "":
+            raise ValueError(f"square {square_label(row, col)} is already occupied")
+        self.letters[row, col] = letter
+        self.blanks[row, col] = blank
+        self.tiles += 1
+
+    def tile(self, row: int, col: int) -> str:
+        """The tile on a square as written: upper case, lower case for a blank, `""` empty."""
+        letter = str(self.letters[row, col])
+        return letter.lower() if self.blanks[row, col] else letter
+
+
+@dataclass(frozen=True)
+class GameReplay:
+    """One game of a sheet replayed: its moves in order and the final board."""
+
+    tournament_id: str | None
+    game: int | None
+    moves: tuple[MoveReplay, ...]
+    board: Board
+
+    @property
+    def computed_total(self) -> int | None:
+        """Sum of the computed tops; None when a move could not be scored."""
+        scores = [m.computed_score for m in self.moves]
+        if any(s is None for s in scores):
+            return None
+        return sum(s for s in scores if s is not None)
+
+
+# ---------------------------------------------------------------------------- notation
+
+
+def square_label(row: int, col: int) -> str:
+    """A square's name: `H8` (row letter, column number)."""
+    return f"{ROW_LABELS[row]}{col + 1}"
+
+
+def position_label(row: int, col: int, horizontal: bool) -> str:
+    """French notation of a word's start: `H8` horizontal, `8H` vertical."""
+    return f"{ROW_LABELS[row]}{col + 1}" if horizontal else f"{col + 1}{ROW_LABELS[row]}"
+
+
+def _board_bounds(size: int) -> str:
+    return f"lignes A à {ROW_LABELS[size - 1]}, colonnes 1 à {size}"
+
+
+def parse_position(text: str | None, size: int = 15) -> Placement:
+    """`H8` (horizontal from row H, column 8) or `8H` (vertical from column 8, row H).
+
+    Raises `ValueError` with the arbiter's message when unreadable or off the board.
+    """
+    raw = "" if text is None else str(text)
+    cleaned = re.sub(r"\s+", "", raw).upper()
+    if not cleaned:
+        raise ValueError("position non indiquée")
+    found = _POSITION.match(cleaned)
+    if not found:
+        raise ValueError(
+            f"position « {raw.strip()} » illisible : une lettre puis un nombre pour un mot "
+            "horizontal (H8), un nombre puis une lettre pour un mot vertical (8H)"
+        )
+    if found.group(1):
+        row_letter, number, horizontal = found.group(1), int(found.group(2)), True
+    else:
+        row_letter, number, horizontal = found.group(4), int(found.group(3)), False
+    row = ROW_LABELS.index(row_letter)
+    if row >= size or not 1 <= number <= size:
+        raise ValueError(f"position {cleaned} hors de la grille ({_board_bounds(size)})")
+    return Placement(row=row, col=number - 1, horizontal=horizontal)
+
+
+def _base_letters(text: str) -> str:
+    """`text` without accents or cedilla (NFD, combining marks dropped)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def parse_word(word: str | None) -> tuple[tuple[str, bool], ...]:
+    """The tiles of a written word: (upper-case base letter, is a blank) per letter.
+
+    Raises `ValueError` with the arbiter's message when the word cannot be read.
+    """
+    raw = "" if word is None else str(word).strip()
+    if not raw:
+        raise ValueError("mot non indiqué")
+    tiles: list[tuple[str, bool]] = []
+    for ch in _base_letters(raw):
+        if "A" <= ch <= "Z":
+            tiles.append((ch, False))
+        elif "a" <= ch <= "z":
+            tiles.append((ch.upper(), True))
+        else:
+            raise ValueError(f"mot « {raw} » : « {ch} » n'est pas une lettre")
+    if len(tiles) < 2:
+        raise ValueError(f"mot « {raw} » : un mot compte au moins 2 lettres")
+    return tuple(tiles)
+
+
+def parse_rack(rack: str | None) -> Counter[str]:
+    """The tiles of a rack: letters (upper case) and `?` for blanks, `+`/`-`/spaces dropped.
+
+    Raises `ValueError` with the arbiter's message when a character is neither.
+    """
+    raw = "" if rack is None else str(rack).strip()
+    tiles: Counter[str] = Counter()
+    for ch in _base_letters(raw).upper():
+        if "A" <= ch <= "Z" or ch == "?":
+            tiles[ch] += 1
+        elif ch in "+- ":
+            continue
+        else:
+            raise ValueError(f"tirage « {raw} » : « {ch} » n'est ni une lettre, ni ?, ni + ou -")
+    return tiles
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def _word_score(
+    board: Board,
+    params: ScoringParams,
+    squares: Sequence[tuple[int, int]],
+    new: set[tuple[int, int]],
+) -> int:
+    """Value of a word on the board: premiums only under the tiles in `new`."""
+    total = 0
+    factor = 1
+    for r, c in squares:
+        value = (
+            params.blank_value if board.blanks[r, c] else params.letter_values[board.letters[r, c]]
+        )
+        if (r, c) in new:
+            square = params.squares[r][c]
+            value *= square.letter
+            factor *= square.word
+        total += value
+    return total * factor
+
+
+def _run(board: Board, row: int, col: int, horizontal: bool) -> list[tuple[int, int]]:
+    """The squares of the word through (row, col) in one direction (occupied squares)."""
+    dr, dc = (0, 1) if horizontal else (1, 0)
+    r, c = row, col
+    while board.occupied(r - dr, c - dc):
+        r, c = r - dr, c - dc
+    squares = []
+    while board.occupied(r, c):
+        squares.append((r, c))
+        r, c = r + dr, c + dc
+    return squares
+
+
+def _word_text(board: Board, squares: Sequence[tuple[int, int]]) -> str:
+    return "".join(board.tile(r, c) for r, c in squares)
+
+
+def _rack_problem(rack: str, available: Counter[str], needed: Counter[str]) -> str | None:
+    missing = needed - available
+    if not missing:
+        return None
+    items = []
+    for letter in sorted(k for k in missing if k != "?"):
+        items.append(letter if missing[letter] == 1 else f"{letter} ×{missing[letter]}")
+    if missing["?"]:
+        items.append("un joker (?)" if missing["?"] == 1 else f"{missing['?']} jokers (?)")
+    return f"lettres posées absentes du tirage {rack} : {', '.join(items)}"
+
+
+def replay_move(
+    board: Board,
+    params: ScoringParams,
+    *,
+    word: str | None,
+    position: str | None,
+    rack: str | None = None,
+    stated_score: int | None = None,
+    move: int | None = None,
+) -> MoveReplay:
+    """Check and score one move against `board`, and place its new tiles there.
+
+    A move that cannot be placed leaves `board` unchanged (`computed_score` None).
+    """
+    problems: list[str] = []
+    notes: list[str] = []
+
+    def refused(*reasons: str) -> MoveReplay:
+        return MoveReplay(move, rack, word, position, stated_score, (), 0, None, reasons)
+
+    try:
+        placement = parse_position(position, board.size)
+        tiles = parse_word(word)
+    except ValueError as err:
+        return refused(str(err))
+    written = str(word).strip()
+    where = placement.label
+    squares = placement.squares(len(tiles))
+    last_r, last_c = squares[-1]
+    beyond = max(last_r, last_c) - (board.size - 1)
+    if beyond > 0:
+        edge = (
+            f"colonne {board.size}"
+            if placement.horizontal
+            else f"ligne {ROW_LABELS[board.size - 1]}"
+        )
+        return refused(
+            f"le mot {written} ({len(tiles)} lettres) en {where} sort de la grille : "
+            f"il dépasse la {edge} de {beyond} case{'s' if beyond > 1 else ''}"
+        )
+
+    dr, dc = (0, 1) if placement.horizontal else (1, 0)
+    refusals = []
+    for r, c in ((placement.row - dr, placement.col - dc), (last_r + dr, last_c + dc)):
+        if board.occupied(r, c):
+            refusals.append(
+                f"la case {square_label(r, c)} porte déjà un {board.letters[r, c]} : le mot "
+                "écrit doit être le mot entier, lettres déjà posées comprises"
+            )
+    new: list[tuple[int, int, str, bool]] = []
+    for (r, c), (letter, blank) in zip(squares, tiles, strict=True):
+        on_board = str(board.letters[r, c])
+        if not on_board:
+            new.append((r, c, letter, blank))
+        elif on_board != letter:
+            refusals.append(
+                f"la case {square_label(r, c)} porte un {on_board}, "
+                f"le mot {written} y met un {letter}"
+            )
+    if not refusals and not new:
+        refusals.append(f"le mot {written} en {where} ne pose aucune lettre nouvelle")
+    if refusals:
+        return refused(*refusals)
+
+    if board.is_empty():
+        start = params.start
+        if start not in squares:
+            problems.append(
+                f"premier coup : le mot doit passer par la case centrale {square_label(*start)}"
+            )
+    else:
+        touches = len(new) < len(tiles) or any(
+            board.occupied(r - dc, c - dr) or board.occupied(r + dc, c + dr) for r, c, _, _ in new
+        )
+        if not touches:
+            problems.append(f"le mot {written} en {where} ne touche aucune lettre déjà posée")
+
+    if rack is None or not str(rack).strip():
+        notes.append("tirage non indiqué : les lettres posées n'ont pas été vérifiées")
+    else:
+        rack_text = str(rack).strip()
+        try:
+            available = parse_rack(rack_text)
+        except ValueError as err:
+            problems.append(str(err))
+        else:
+            count = sum(available.values())
+            if count > params.rack_size:
+                problems.append(
+                    f"le tirage {rack_text} compte {count} lettres, plus que les "
+                    f"{params.rack_size} d'un chevalet"
+                )
+            needed = Counter("?" if blank else letter for _, _, letter, blank in new)
+            missing = _rack_problem(rack_text, available, needed)
+            if missing:
+                problems.append(missing)
+
+    for r, c, letter, blank in new:
+        board.put(r, c, letter, blank)
+    new_squares = {(r, c) for r, c, _, _ in new}
+    words = [
+        WordScore(
+            _word_text(board, squares), where, _word_score(board, params, squares, new_squares)
+        )
+    ]
+    for r, c, _, _ in new:
+        cross = _run(board, r, c, not placement.horizontal)
+        if len(cross) >= 2:
+            r0, c0 = cross[0]
+            words.append(
+                WordScore(
+                    _word_text(board, cross),
+                    position_label(r0, c0, not placement.horizontal),
+                    _word_score(board, params, cross, new_squares),
+                )
+            )
+    bonus = params.bonus if len(new) == params.rack_size else 0
+    total = sum(w.score for w in words) + bonus
+    return MoveReplay(
+        move,
+        rack,
+        word,
+        position,
+        stated_score,
+        tuple(words),
+        bonus,
+        total,
+        tuple(problems),
+        tuple(notes),
+    )
+
+
+# ---------------------------------------------------------------------------- games
+
+
+def _sheet_rows(sheet: pl.DataFrame) -> pl.DataFrame:
+    """The sheet's columns of `SHEET_SCHEMA` (`tournament_id`, `rack` and `score` null when
+    absent), typed and in game order."""
+    missing = [c for c in _REQUIRED_COLUMNS if c not in sheet.columns]
+    if missing:
+        raise GameSheetError(f"feuille de partie : colonne(s) manquante(s) {', '.join(missing)}")
+    frame = sheet.select(
+        (pl.col(c) if c in sheet.columns else pl.lit(None)).cast(t).alias(c)
+        for c, t in SHEET_SCHEMA.items()
+    )
+    for column, name in (("game", "manche"), ("move", "coup")):
+        if frame[column].null_count():
+            raise GameSheetError(f"feuille de partie : une ligne n'a pas de numéro de {name}")
+    twice = (
+        frame.group_by("tournament_id", "game", "move")
+        .len()
+        .filter(pl.col("len") > 1)
+        .sort("tournament_id", "game", "move", nulls_last=True)
+    )
+    if twice.height:
+        tid, game, move, _ = twice.row(0)
+        where = f" du tournoi {tid}" if tid is not None else ""
+        raise GameSheetError(
+            f"feuille de partie : le coup {move} de la manche {game}{where} figure plusieurs fois"
+        )
+    return frame.sort("tournament_id", "game", "move", nulls_last=True)
+
+
+def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> GameReplay:
+    """Replay the moves of one game, in the order given, on an empty board.
+
+    Each row has `word`, `position` and optionally `rack`, `score`, `move`,
+    `tournament_id`, `game` (the first row's tournament and game name the replay).
+    """
+    board = Board(params.size)
+    moves = []
+    tournament_id: str | None = None
+    game: int | None = None
+    for i, row in enumerate(rows):
+        if i == 0:
+            tournament_id, game = row.get("tournament_id"), row.get("game")
+        moves.append(
+            replay_move(
+                board,
+                params,
+                word=row.get("word"),
+                position=row.get("position"),
+                rack=row.get("rack"),
+                stated_score=row.get("score"),
+                move=row.get("move"),
+            )
+        )
+    return GameReplay(tournament_id, game, tuple(moves), board)
+
+
+def replay_games(
+    sheet: pl.DataFrame, params: ScoringParams, game: int | None = None
+) -> list[GameReplay]:
+    """Replay every game of a game sheet (or only game number `game` of each tournament),
+    by tournament and game, each on its own board."""
+    frame = _sheet_rows(sheet)
+    if game is not None:
+        frame = frame.filter(pl.col("game") == game)
+    rows = frame.iter_rows(named=True)
+    return [
+        replay_game(group, params)
+        for _, group in groupby(rows, key=lambda row: (row["tournament_id"], row["game"]))
+    ]
+
+
+def _total_row(
+    tournament_id: str | None,
+    games: Sequence[GameReplay],
+    top_total: int,
+    stated_games: int | None,
+) -> dict[str, Any]:
+    per_game = [(g.game, g.computed_total) for g in games]
+    detail = ", ".join(f"manche {n} : {'non calculée' if t is None else t}" for n, t in per_game)
+    row: dict[str, Any] = {
+        "tournament_id": tournament_id,
+        "game": None,
+        "move": None,
+        "word": None,
+        "position": None,
+        "stated_score": top_total,
+        "computed_score": None,
+    }
+    unscored = [
+        f"manche {g.game} coup {m.move}" for g in games for m in g.moves if m.computed_score is None
+    ]
+    if stated_games is not None and stated_games != len(games):
+        row["status"] = STATUS_TOP_TOTAL_UNCHECKED
+        row["message"] = (
+            f"top total non vérifié : la feuille de partie contient {len(games)} manche(s), "
+            f"le tournoi en compte {stated_games}"
+        )
+        return row
+    if unscored:
+        row["status"] = STATUS_TOP_TOTAL_UNCHECKED
+        row["message"] = f"top total non vérifié : coup(s) non calculé(s) ({', '.join(unscored)})"
+        return row
+    computed = sum(t for _, t in per_game if t is not None)
+    row["computed_score"] = computed
+    if computed == top_total:
+        row["status"] = STATUS_TOP_TOTAL_OK
+        row["message"] = f"somme des tops calculés {computed} = top total annoncé ({detail})"
+    else:
+        row["status"] = STATUS_TOP_TOTAL_DIFFERS
+        row["message"] = (
+            f"somme des tops calculés {computed} ≠ top total annoncé {top_total} "
+            f"(écart {top_total - computed:+d} ; {detail})"
+        )
+    return row
+
+
+def audit_game_sheets(
+    sheet: pl.DataFrame,
+    tournaments: pl.DataFrame | None,
+    params: ScoringParams,
+) -> pl.DataFrame:
+    """The `game_sheet_audit` table of a game sheet.
+
+    `sheet` holds the game-sheet rows (`tournament_id, game, move, rack, word, position,
+    score`); `tournaments` the tournaments' `tournament_id, top_total` and optionally
+    `games` (the `tournaments` table will do). One row per move, then one row per
+    tournament whose `top_total` is stated.
+    """
+    replays = replay_games(sheet, params)
+    rows: list[dict[str, Any]] = []
+    for replay in replays:
+        for m in replay.moves:
+            rows.append(
+                {
+                    "tournament_id": replay.tournament_id,
+                    "game": replay.game,
+                    "move": m.move,
+                    "word": m.word,
+                    "position": m.position,
+                    "stated_score": m.stated_score,
+                    "computed_score": m.computed_score,
+                    "status": m.status,
+                    "message": m.message,
+                }
+            )
+    if tournaments is not None and tournaments.height:
+        stated = tournaments.select(
+            pl.col("tournament_id").cast(pl.String),
+            pl.col("top_total").cast(pl.Int64),
+            (pl.col("games") if "games" in tournaments.columns else pl.lit(None))
+            .cast(pl.Int64)
+            .alias("games"),
+        ).filter(pl.col("top_total").is_not_null())
+        by_tournament: dict[str | None, list[GameReplay]] = {}
+        for replay in replays:
+            by_tournament.setdefault(replay.tournament_id, []).append(replay)
+        for tid, top_total, games in stated.unique("tournament_id", keep="first").iter_rows():
+            if tid in by_tournament:
+                rows.append(_total_row(tid, by_tournament[tid], top_total, games))
+    frame = pl.DataFrame(rows, schema=GAME_SHEET_AUDIT.schema)
+    return GAME_SHEET_AUDIT.check(
+        frame.sort("tournament_id", "game", "move", nulls_last=True, maintain_order=True)
+    )
+
+
+# ---------------------------------------------------------------------------- text
+
+
+def render_board(board: Board, params: ScoringParams, premiums: bool = True) -> str:
+    """The board drawn in text: column numbers on top, row letters on the left, a tile as
+    its letter (a blank in lower case), an empty premium square as its token in the
+    reference layout (`MT`, `LD`…, the centre star `*`) and any other empty square as `.`.
+    """
+    size = board.size
+    lines = ["  " + "".join(f"{c:>3}" for c in range(1, size + 1))]
+    for r in range(size):
+        cells = []
+        for c in range(size):
+            tile = board.tile(r, c)
+            if tile:
+                cells.append(tile)
+                continue
+            square = params.squares[r][c]
+            mark = square.mark if premiums else ""
+            cells.append("*" if premiums and square.start else (mark or "."))
+        lines.append(f"{ROW_LABELS[r]} " + "".join(f"{cell:>3}" for cell in cells))
+    return "\n".join(lines) + "\n"
+
+
+def format_move(move: MoveReplay) -> str:
+    """One replayed move in text: number, word, position, rack, the words it forms with their
+    scores and the total; then one line per problem (`!`) or note (`·`)."""
+    number = f"{move.move}." if move.move is not None else "-"
+    rack = f", tirage {str(move.rack).strip()}" if move.rack and str(move.rack).strip() else ""
+    word = str(move.word).strip() if move.word else "?"
+    position = str(move.position).strip() if move.position else "?"
+    scored = move.breakdown or "non calculé"
+    lines = [f"{number} {word} en {position}{rack} : {scored}"]
+    problems = list(move.problems)
+    if move.score_problem:
+        problems.append(move.score_problem)
+    lines += [f"   ! {p}" for p in problems]
+    lines += [f"   · {n}" for n in move.notes]
+    return "\n".join(lines)
+
+
+def format_game(replay: GameReplay, params: ScoringParams, premiums: bool = True) -> str:
+    """A replayed game in text: a heading, each move (`format_move`), the total of the
+    computed tops and the final board (`render_board`)."""
+    heading = []
+    if replay.tournament_id is not None:
+        heading.append(f"Tournoi {replay.tournament_id}")
+    if replay.game is not None:
+        heading.append(f"manche {replay.game}")
+    lines = [" — ".join(heading) or "Partie", ""]
+    lines += [format_move(m) for m in replay.moves]
+    total = replay.computed_total
+    lines += [
+        "",
+        "Total des tops calculés : "
+        + ("non calculé (un coup n'a pas pu être placé)" if total is None else str(total)),
+        "",
+    ]
+    return "\n".join(lines) + "\n" + render_board(replay.board, params, premiums)
