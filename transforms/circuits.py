@@ -1,0 +1,866 @@
+"""The PACA regional ranking of the Des chiffres et des lettres clubs (RULES §5, first part;
+source [001] chapters 1–3), for players and for clubs, in calendar years.
+
+Pure transforms: Polars frames in, the tables of `transforms/tables/circuits.py` out; every
+number RULES §5 marks as a parameter arrives through `CircuitParams` (loaded from
+`data/reference/circuits.yaml` and the four tables of `data/reference/circuits/` by
+`pipelines.reference.circuits`).
+
+In each circuit tournament a player scores: table 1 by duplicate place and number of seeds
+present, table 2 for each win over a seed (by the seed's number), table 3 for each draw
+with a seed, table 4 by final place and number of seeds present; the total is the sum of
+the four. A club scores the sum of its three best player totals. After every tournament a
+ranking is published (players and clubs): the tournaments of its *window* (RULES §5), each
+one's 5 best totals kept. Its top 16 are the seeds of the next tournament; the top 16 of the
+year's last ranking are invited to the Masters PACA.
+
+Points stay exact: each value of the four tables is a `Fraction`; the computation runs on
+whole numbers of `1/unit` (unit = the least common denominator of the tables' values, 2
+with the defaults), so sums, best-5 totals and ties are exact; the tables hold the points as
+DOUBLE (exact for halves).
+
+Decisions taken here, where RULES §5 and [001] are silent:
+
+- **Which tournaments**: those whose results' `circuit` column (one or more names joined
+  by `;`, compared trimmed and case-insensitively) names the circuit. Each must be a held
+  (`held`) edition of the circuit calendar, and each held edition of the calendar that has
+  results must name the circuit in them; either mismatch is an error (in French, naming the
+  tournament). The edition's year is the calendar's `year`; its date is the tournament's
+  end date (the calendar's `date` for a held edition without results).
+- **Seeds**: the players placed 1..16 in the last ranking published before the tournament,
+  their seed number being that place (tied players share it). A player without points is
+  never a seed. The first tournament's seeds come from the latest `circuit ranking` export
+  of the circuit whose `as_of` is strictly before that tournament's end date (none: no
+  seeds); every later tournament's come from our own ranking after the previous tournament.
+  Ties at the 16th place can make more than 16 seeds: tables 1 and 4 then read their
+  16-seed column.
+- **Seeds present** = seeds listed in the tournament's results, whatever group they played
+  in ([001] §2.1).
+- **Places**: the duplicate place is `duplicate_rank` (a player without one scores no
+  table-1 points), the final place is `rank`; tied players score their shared place's
+  points (RULES §0). Places above 32 score nothing from tables 1 and 4.
+- **Games**: each game counts, so two wins over the same seed score twice. The result is
+  `player_result` where stated, else the comparison of the two scores; a game with neither
+  is an error. A game may be listed from one side or from both (`transforms.elo.both_sides`).
+  Byes score nothing.
+- **Clubs**: a player's club is the `club` written on their results row that day
+  (trimmed; empty = no club, no club points). Every club scores, in or out of PACA. Among
+  equal player totals the smaller player id is listed as counted (the sum is the same).
+- **Window** of the ranking published after tournament T (held in year Y, on date d), in
+  event order (RULES §0):
+  - the held editions of year Y up to T;
+  - plus, unless it is the year's last ranking, each held edition of year Y − 1 whose event
+    has no held edition of year Y up to T (a new edition replaces it), and which is not
+    dropped: it is dropped from every ranking dated strictly after its *anniversary* (the
+    same day and month in year Y; 29 February → 28 February) when, on that anniversary,
+    the event's year-Y edition was neither held nor announced — i.e. the calendar has no
+    held or announced year-Y edition of the event whose `announced_on` is on or before the
+    anniversary. So the decision is taken once, at the anniversary: a later announcement
+    does not bring the points back (RULES §5's Orange case: announced before 11 April
+    2011, kept until Orange 2011 replaces them; otherwise dropped at Arles 2011).
+  - A held or announced edition without `announced_on` counts as announced all along; a
+    cancelled edition is never announced.
+  - The year's last ranking is the one after which the calendar holds no edition of year Y
+    still to come: no held edition later in event order and no announced edition dated on
+    or after d. Its window holds year Y's tournaments only.
+  - Windows name every held edition, results or not; a held edition without results (before
+    the data starts) counts for nothing. The imported ranking is not broken down by
+    tournament, so the first rankings of the data count only the tournaments we have.
+- **Best 5**: the 5 best totals of the window; among equal totals the earlier tournament (in
+  event order) is counted. `total` sums every tournament of the window, `played` counts
+  them. A ranking lists every player (club) who played (scored in) a tournament of its
+  window, even with 0 points; ties share the best place (RULES §0), ordered by player id.
+- **Movement** = previous place − place (positive: places gained), against the previous
+  ranking of the circuit, whatever its year; the first ranking of the data compares with
+  the imported ranking that gave the first seeds (clubs: no movement); null for a player
+  absent from the previous ranking.
+- **Masters invitees**: the players placed 1..16 with points in the year's last ranking,
+  all of those tied at the 16th place included; a year whose last ranking is not in the
+  data (an edition still announced or held without results) has no invitees yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import chain
+from math import lcm
+
+import numpy as np
+import polars as pl
+
+from transforms.elo import both_sides
+from transforms.ranking import competition_rank_expr
+from transforms.tables import table
+
+POINTS = table("circuit_points")
+CLUB_POINTS = table("circuit_club_points")
+RANKINGS = table("circuit_rankings")
+CLUB_RANKINGS = table("circuit_club_rankings")
+WINDOWS = table("circuit_ranking_windows")
+MASTERS = table("circuit_masters_invitees")
+
+HELD, ANNOUNCED, CANCELLED = "held", "announced", "cancelled"
+STATUSES = (HELD, ANNOUNCED, CANCELLED)
+LIST_SEPARATOR = ";"
+CALENDAR_COLUMNS = (
+    "circuit",
+    "event_key",
+    "year",
+    "date",
+    "announced_on",
+    "status",
+    "tournament_id",
+)
+
+
+class CircuitError(ValueError):
+    """Circuit inputs that cannot be ranked; the message (in French) names what is wrong."""
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class CircuitParams:
+    """Every parameter of RULES §5 (PACA): sizes and the four points tables."""
+
+    circuit: str
+    seeds: int  # 16
+    places_scored: int  # 32
+    best_results: int  # 5
+    club_best_players: int  # 3
+    masters_invitees: int  # 16
+    duplicate_points: tuple[tuple[Fraction, ...], ...]  # table 1: [place − 1][seeds present]
+    win_points: tuple[Fraction, ...]  # table 2: [seed − 1]
+    draw_points: tuple[Fraction, ...]  # table 3: [seed − 1]
+    final_points: tuple[tuple[Fraction, ...], ...]  # table 4: [place − 1][seeds present]
+
+    def __post_init__(self) -> None:
+        for name in ("seeds", "places_scored", "best_results", "club_best_players"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if self.masters_invitees < 0:
+            raise ValueError("masters_invitees must not be negative")
+        for name in ("duplicate_points", "final_points"):
+            grid = getattr(self, name)
+            if len(grid) != self.places_scored or any(len(r) != self.seeds + 1 for r in grid):
+                raise ValueError(
+                    f"{name} must have {self.places_scored} places × {self.seeds + 1} columns "
+                    f"(0..{self.seeds} seeds present)"
+                )
+        for name in ("win_points", "draw_points"):
+            if len(getattr(self, name)) != self.seeds:
+                raise ValueError(f"{name} must have one value per seed 1..{self.seeds}")
+
+    @property
+    def unit(self) -> int:
+        """The least common denominator of the tables' values: points run on 1/unit."""
+        values = chain(
+            chain.from_iterable(self.duplicate_points),
+            self.win_points,
+            self.draw_points,
+            chain.from_iterable(self.final_points),
+        )
+        return lcm(*(Fraction(v).denominator for v in values))
+
+
+@dataclass(frozen=True)
+class _Units:
+    """The four tables in whole numbers of 1/unit (NumPy Int64)."""
+
+    unit: int
+    duplicate: np.ndarray  # [place − 1, seeds present]
+    win: np.ndarray  # [seed − 1]
+    draw: np.ndarray
+    final: np.ndarray
+
+
+def _units(params: CircuitParams) -> _Units:
+    unit = params.unit
+
+    def scaled(values: tuple[Fraction, ...]) -> list[int]:
+        return [int(Fraction(v) * unit) for v in values]  # exact: unit divides every value
+
+    return _Units(
+        unit=unit,
+        duplicate=np.array([scaled(r) for r in params.duplicate_points], dtype=np.int64),
+        win=np.array(scaled(params.win_points), dtype=np.int64),
+        draw=np.array(scaled(params.draw_points), dtype=np.int64),
+        final=np.array([scaled(r) for r in params.final_points], dtype=np.int64),
+    )
+
+
+@dataclass(frozen=True)
+class CircuitTables:
+    """Everything `circuit_tables` computes, one frame per declared table."""
+
+    points: pl.DataFrame
+    club_points: pl.DataFrame
+    rankings: pl.DataFrame
+    club_rankings: pl.DataFrame
+    windows: pl.DataFrame
+    masters: pl.DataFrame
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _norm(expr: pl.Expr) -> pl.Expr:
+    return expr.cast(pl.String).str.strip_chars().str.to_lowercase()
+
+
+def in_circuit(circuit_column: pl.Expr, circuit: str) -> pl.Expr:
+    """Whether a `circuit` cell (names joined by `;`) names `circuit` (trimmed, any case)."""
+    names = circuit_column.cast(pl.String).str.split(LIST_SEPARATOR)
+    return (
+        names.list.eval(pl.element().str.strip_chars().str.to_lowercase())
+        .list.contains(circuit.strip().lower())
+        .fill_null(False)
+    )
+
+
+def _as_date(frame: pl.DataFrame, column: str) -> pl.Expr:
+    dtype = frame.schema[column]
+    if dtype == pl.String:
+        return pl.col(column).str.strip_chars().replace("", None).str.to_date("%Y-%m-%d")
+    if isinstance(dtype, pl.Datetime):
+        return pl.col(column).dt.date()
+    return pl.col(column).cast(pl.Date)
+
+
+def _blank_to_null(column: str) -> pl.Expr:
+    return pl.col(column).cast(pl.String).str.strip_chars().replace("", None)
+
+
+@dataclass(frozen=True)
+class _Edition:
+    """One edition of a recurring circuit tournament (a row of the circuit calendar)."""
+
+    event_key: str
+    year: int
+    status: str
+    date: dt.date
+    start: dt.date
+    announced_on: dt.date | None
+    tournament_id: str | None
+
+    @property
+    def key(self) -> tuple[dt.date, dt.date, str]:
+        """Event order (RULES §0): end date, start date, tournament id."""
+        return (self.date, self.start, self.tournament_id or "")
+
+
+def _calendar_editions(calendar: pl.DataFrame, circuit: str) -> list[_Edition]:
+    """The circuit's calendar rows, validated, with dates and statuses normalised."""
+    missing = [c for c in CALENDAR_COLUMNS if c not in calendar.columns]
+    if missing:
+        raise CircuitError(
+            f"calendrier des circuits : colonne(s) manquante(s) : {', '.join(missing)}"
+        )
+    rows = calendar.filter(_norm(pl.col("circuit")) == circuit.strip().lower()).select(
+        _blank_to_null("event_key").alias("event_key"),
+        pl.col("year").cast(pl.Int64, strict=False).alias("year"),
+        _as_date(calendar, "date").alias("date"),
+        _as_date(calendar, "announced_on").alias("announced_on"),
+        _norm(pl.col("status")).alias("status"),
+        _blank_to_null("tournament_id").alias("tournament_id"),
+    )
+    where = f"calendrier du circuit {circuit}"
+    editions: list[_Edition] = []
+    for r in rows.iter_rows(named=True):
+        label = f"l'édition {r['year']} de {r['event_key']}"
+        if r["event_key"] is None or r["year"] is None:
+            raise CircuitError(f"{where} : une ligne n'a pas de event_key ou d'année (year)")
+        if r["status"] not in STATUSES:
+            raise CircuitError(
+                f"{where} : {label} a le statut « {r['status']} » ; attendu : {', '.join(STATUSES)}"
+            )
+        if r["status"] == HELD and r["tournament_id"] is None:
+            raise CircuitError(f"{where} : {label} est jouée (held) mais n'a pas de tournament_id")
+        if r["date"] is None and r["status"] != CANCELLED:
+            raise CircuitError(f"{where} : {label} n'a pas de date")
+        editions.append(
+            _Edition(
+                event_key=r["event_key"],
+                year=r["year"],
+                status=r["status"],
+                date=r["date"],
+                start=r["date"],
+                announced_on=r["announced_on"],
+                tournament_id=r["tournament_id"],
+            )
+        )
+    seen: set[tuple[str, int]] = set()
+    ids: set[str] = set()
+    for e in editions:
+        if e.status == CANCELLED:
+            continue
+        if (e.event_key, e.year) in seen:
+            raise CircuitError(
+                f"{where} : {e.event_key} a plusieurs éditions jouées ou annoncées en {e.year}"
+            )
+        seen.add((e.event_key, e.year))
+        if e.tournament_id is not None:
+            if e.tournament_id in ids:
+                raise CircuitError(f"{where} : le tournoi {e.tournament_id} y figure deux fois")
+            ids.add(e.tournament_id)
+    return editions
+
+
+def _anniversary(date: dt.date, year: int) -> dt.date:
+    """The same day and month in `year` (29 February → 28 February)."""
+    try:
+        return date.replace(year=year)
+    except ValueError:
+        return dt.date(year, 2, 28)
+
+
+def _announced_by(edition: _Edition | None, day: dt.date) -> bool:
+    """Whether `edition` (held or announced) was announced on or before `day`."""
+    if edition is None or edition.status == CANCELLED:
+        return False
+    return edition.announced_on is None or edition.announced_on <= day
+
+
+def _tournament_dates(tournaments: pl.DataFrame) -> dict[str, tuple[dt.date, dt.date]]:
+    """Each tournament's (end date, start date), from a frame with `tournament_id`,
+    `end_date` and optionally `start_date`."""
+    start = (
+        pl.coalesce(_as_date(tournaments, "start_date"), _as_date(tournaments, "end_date"))
+        if "start_date" in tournaments.columns
+        else _as_date(tournaments, "end_date")
+    )
+    frame = tournaments.select(
+        pl.col("tournament_id").cast(pl.String),
+        _as_date(tournaments, "end_date").alias("end_date"),
+        start.alias("start_date"),
+    ).unique("tournament_id", keep="first", maintain_order=True)
+    undated = frame.filter(pl.col("end_date").is_null())
+    if undated.height:
+        raise CircuitError(f"tournoi {undated['tournament_id'][0]} : pas de date de fin (end_date)")
+    return {t: (e, s) for t, e, s in frame.iter_rows()}
+
+
+# --------------------------------------------------------------------------- the window
+
+
+def ranking_windows(
+    calendar: pl.DataFrame, tournaments: pl.DataFrame, circuit: str
+) -> pl.DataFrame:
+    """The window of the ranking published after each tournament (RULES §5).
+
+    `calendar` is the circuit calendar export (`circuit, event_key, year, date, announced_on,
+    status, tournament_id`); `tournaments` the circuit's tournaments that have results
+    (`tournament_id, end_date`, optionally `start_date`): one ranking follows each of them.
+    Returns a `circuit_ranking_windows` frame, rankings in event order, each one's
+    tournaments in event order.
+    """
+    dates = _tournament_dates(tournaments)
+    editions = []
+    for e in _calendar_editions(calendar, circuit):
+        if e.status == HELD and e.tournament_id in dates:
+            end, start = dates[e.tournament_id]
+            e = replace(e, date=end, start=start)  # the results date the held edition
+        editions.append(e)
+    held = {e.tournament_id: e for e in editions if e.status == HELD}
+    unknown = sorted(t for t in dates if t not in held)
+    if unknown:
+        raise CircuitError(
+            f"le tournoi {unknown[0]} est rattaché au circuit {circuit} par ses résultats mais "
+            f"n'est pas une édition jouée (held) du calendrier du circuit"
+        )
+    active = [e for e in editions if e.status != CANCELLED]
+    by_event_year = {(e.event_key, e.year): e for e in active}
+    held_by_year: dict[int, list[_Edition]] = {}
+    for e in sorted(held.values(), key=lambda e: e.key):
+        held_by_year.setdefault(e.year, []).append(e)
+
+    rows: list[tuple[object, ...]] = []
+    for t in sorted((held[tid] for tid in dates), key=lambda e: e.key):
+        year, day = t.year, t.date
+        last = not any(
+            (e.status == HELD and e.key > t.key) or (e.status == ANNOUNCED and e.date >= day)
+            for e in active
+            if e.year == year and e is not t
+        )
+        counted = [e for e in held_by_year.get(year, []) if e.key <= t.key]
+        if not last:
+            for e in held_by_year.get(year - 1, []):
+                new = by_event_year.get((e.event_key, year))
+                if new is not None and new.status == HELD and new.key <= t.key:
+                    continue  # held again: the new edition replaces it
+                anniversary = _anniversary(e.date, year)
+                if day > anniversary and not _announced_by(new, anniversary):
+                    continue  # neither held again nor announced at its anniversary
+                counted.append(e)
+        counted.sort(key=lambda e: e.key)
+        rows.extend(
+            (circuit, year, t.tournament_id, day, last, e.tournament_id, e.event_key, e.year)
+            for e in counted
+        )
+    return WINDOWS.check(pl.DataFrame(rows, schema=WINDOWS.schema, orient="row"))
+
+
+# --------------------------------------------------------------------------- points
+
+
+def seeds_from_ranking(ranking: pl.DataFrame, params: CircuitParams) -> pl.DataFrame:
+    """The seeds a ranking gives (`player_id`, `seed`): places 1..16 with points.
+
+    `ranking` has `player_id`, `place` and a points column, `best5_total` (our rankings) or
+    `points` (a `circuit ranking` export; a missing value there counts as points).
+    """
+    points = "best5_total" if "best5_total" in ranking.columns else "points"
+    scored = (
+        pl.col(points).is_null() | (pl.col(points) > 0)
+        if points in ranking.columns
+        else pl.lit(True)
+    )
+    return (
+        ranking.filter(pl.col("place").is_not_null() & (pl.col("place") <= params.seeds) & scored)
+        .select(pl.col("player_id").cast(pl.String), pl.col("place").cast(pl.Int64).alias("seed"))
+        .unique("player_id", keep="first", maintain_order=True)
+        .sort("seed", "player_id")
+    )
+
+
+def _game_sides(games: pl.DataFrame | None, tournament_id: str) -> pl.DataFrame:
+    """Each game of the tournament from each player's side, with the result `s` (1/0.5/0)."""
+    empty = pl.DataFrame(schema={"player_id": pl.String, "opponent_id": pl.String, "s": pl.Float64})
+    if games is None or games.height == 0:
+        return empty
+    for column in ("player_score", "opponent_score"):
+        if column not in games.columns:
+            games = games.with_columns(pl.lit(None, dtype=pl.Int64).alias(column))
+    sides = both_sides(
+        games.with_columns(
+            pl.col("player_id").cast(pl.String), pl.col("opponent_id").cast(pl.String)
+        )
+    )
+    unknown = sides.filter(
+        pl.col("player_result").is_null()
+        & (pl.col("player_score").is_null() | pl.col("opponent_score").is_null())
+    )
+    if unknown.height:
+        r = unknown.row(0, named=True)
+        raise CircuitError(
+            f"tournoi {tournament_id}, ronde {r['round']} : la partie de {r['player_id']} "
+            f"contre {r['opponent_id']} n'a ni scores ni résultat (player_result)"
+        )
+    return sides.select(
+        "player_id",
+        "opponent_id",
+        s=pl.when(pl.col("player_result").is_not_null())
+        .then(pl.col("player_result"))
+        .when(pl.col("player_score") > pl.col("opponent_score"))
+        .then(1.0)
+        .when(pl.col("player_score") == pl.col("opponent_score"))
+        .then(0.5)
+        .otherwise(0.0),
+    )
+
+
+def _place_units(places: np.ndarray, grid: np.ndarray, column: int) -> np.ndarray:
+    """Points (in units) of each place (0 = none) in one column of table 1 or 4."""
+    scored = (places >= 1) & (places <= grid.shape[0])
+    return np.where(scored, grid[np.clip(places, 1, grid.shape[0]) - 1, column], 0)
+
+
+def _tournament_units(
+    results: pl.DataFrame,
+    games: pl.DataFrame | None,
+    seeds: pl.DataFrame,
+    units: _Units,
+    params: CircuitParams,
+    tournament_id: str,
+) -> pl.DataFrame:
+    """The four components of every player of one tournament, in units (vectorised)."""
+    players = results.select(
+        pl.col("player_id").cast(pl.String),
+        pl.col("rank").cast(pl.Int64),
+        (
+            pl.col("duplicate_rank").cast(pl.Int64)
+            if "duplicate_rank" in results.columns
+            else pl.lit(None, dtype=pl.Int64)
+        ).alias("duplicate_rank"),
+        (
+            _blank_to_null("club") if "club" in results.columns else pl.lit(None, dtype=pl.String)
+        ).alias("club"),
+    )
+    twice = players.filter(pl.col("player_id").is_duplicated())
+    if twice.height:
+        raise CircuitError(
+            f"tournoi {tournament_id} : le joueur {twice['player_id'][0]} figure plusieurs fois "
+            f"dans les résultats"
+        )
+    unranked = players.filter(pl.col("rank").is_null() | (pl.col("rank") < 1))
+    if unranked.height:
+        raise CircuitError(
+            f"tournoi {tournament_id} : le joueur {unranked['player_id'][0]} n'a pas de place "
+            f"(rank) valide"
+        )
+    players = players.join(seeds, on="player_id", how="left")
+    present = int(players["seed"].is_not_null().sum())
+    column = min(present, params.seeds)
+
+    sides = _game_sides(games, tournament_id).join(
+        seeds.rename({"player_id": "opponent_id", "seed": "opponent_seed"}),
+        on="opponent_id",
+        how="inner",
+    )
+    opponent = sides["opponent_seed"].to_numpy() - 1
+    s = sides["s"].to_numpy()
+    bonus = sides.select("player_id").with_columns(
+        win_u=pl.Series(np.where(s == 1.0, units.win[opponent], 0), dtype=pl.Int64),
+        draw_u=pl.Series(np.where(s == 0.5, units.draw[opponent], 0), dtype=pl.Int64),
+    )
+    bonus = bonus.group_by("player_id").agg(pl.col("win_u").sum(), pl.col("draw_u").sum())
+
+    dup = players["duplicate_rank"].fill_null(0).to_numpy()
+    final = players["rank"].to_numpy()
+    return (
+        players.with_columns(
+            seeds_present=pl.lit(present, dtype=pl.Int64),
+            dup_u=pl.Series(_place_units(dup, units.duplicate, column), dtype=pl.Int64),
+            final_u=pl.Series(_place_units(final, units.final, column), dtype=pl.Int64),
+        )
+        .join(bonus, on="player_id", how="left")
+        .with_columns(pl.col("win_u").fill_null(0), pl.col("draw_u").fill_null(0))
+        .with_columns(
+            total_u=pl.col("dup_u") + pl.col("win_u") + pl.col("draw_u") + pl.col("final_u")
+        )
+        .sort("rank", "player_id")
+    )
+
+
+def _points_frame(units: pl.DataFrame, unit: int, circuit: str) -> pl.DataFrame:
+    """Unit rows (`year`, `tournament_id` and the components) as a `circuit_points` frame."""
+    return POINTS.check(
+        units.select(
+            pl.lit(circuit, dtype=pl.String).alias("circuit"),
+            pl.col("year").cast(pl.Int64),
+            "tournament_id",
+            "player_id",
+            "seeds_present",
+            "seed",
+            *(
+                (pl.col(u) / unit).alias(name)
+                for u, name in (
+                    ("dup_u", "duplicate_points"),
+                    ("win_u", "win_points"),
+                    ("draw_u", "draw_points"),
+                    ("final_u", "final_points"),
+                    ("total_u", "total"),
+                )
+            ),
+        )
+    )
+
+
+def tournament_points(
+    results: pl.DataFrame,
+    games: pl.DataFrame | None,
+    seeds: pl.DataFrame,
+    params: CircuitParams,
+    *,
+    tournament_id: str,
+    year: int,
+) -> pl.DataFrame:
+    """One tournament's `circuit_points` rows, given its seeds.
+
+    `results` has the tournament's `player_id`, `rank` and (optionally) `duplicate_rank`;
+    `games` its games (`round, player_id, opponent_id, player_score, opponent_score`,
+    optionally `player_result`); `seeds` has `player_id` and `seed` (see
+    `seeds_from_ranking`). Rows by final place, then player id.
+    """
+    units = _units(params)
+    rows = _tournament_units(
+        results, games, seeds.select("player_id", "seed"), units, params, tournament_id
+    )
+    return _points_frame(
+        rows.with_columns(tournament_id=pl.lit(tournament_id), year=pl.lit(year)),
+        units.unit,
+        params.circuit,
+    )
+
+
+# --------------------------------------------------------------------------- rankings
+
+
+def _club_units(points: pl.DataFrame, best: int) -> pl.DataFrame:
+    """Each club's points per tournament: the sum of its `best` best player totals."""
+    return (
+        points.filter(pl.col("club").is_not_null())
+        .sort(["pos", "club", "total_u", "player_id"], descending=[False, False, True, False])
+        .with_columns(k=pl.int_range(pl.len()).over("pos", "club"))
+        .filter(pl.col("k") < best)
+        .group_by("pos", "tournament_id", "year", "club", maintain_order=True)
+        .agg(
+            pl.col("total_u").sum(),
+            pl.col("player_id").str.join(LIST_SEPARATOR).alias("counted_players"),
+        )
+        .sort(["pos", "total_u", "club"], descending=[False, True, False])
+    )
+
+
+def _standings(points: pl.DataFrame, windows: pl.DataFrame, key: str, best: int) -> pl.DataFrame:
+    """Rankings by best-`best` total: `points` (`tournament_id`, key, `total_u`) counted over
+    `windows` (`index` of the ranking, `tournament_id`, `pos` = event order)."""
+    rows = (
+        windows.select("index", "tournament_id", "pos")
+        .join(points.select("tournament_id", key, "total_u"), on="tournament_id", how="inner")
+        .sort(["index", key, "total_u", "pos"], descending=[False, False, True, False])
+        .with_columns(counted=pl.int_range(pl.len()).over("index", key) < best)
+    )
+    counted = (
+        rows.filter(pl.col("counted"))
+        .sort("index", key, "pos")
+        .group_by("index", key, maintain_order=True)
+        .agg(pl.col("tournament_id").str.join(LIST_SEPARATOR).alias("counted_tournaments"))
+    )
+    return (
+        rows.group_by("index", key)
+        .agg(
+            pl.col("total_u").filter(pl.col("counted")).sum().alias("best_u"),
+            pl.col("total_u").sum(),
+            pl.len().cast(pl.Int64).alias("played"),
+        )
+        .join(counted, on=["index", key], how="left")
+        .with_columns(place=competition_rank_expr(pl.col("best_u")).over("index"))
+        .sort("index", "place", key)
+    )
+
+
+def _with_movement(standings: pl.DataFrame, key: str, initial: pl.DataFrame | None) -> pl.DataFrame:
+    """`movement` = place in the previous ranking (index − 1; `initial`, a frame of `key`
+    and `place`, before the first) − place; null when absent from it."""
+    previous = [
+        standings.select(
+            (pl.col("index") + 1).cast(pl.Int64).alias("index"),
+            key,
+            pl.col("place").alias("previous_place"),
+        )
+    ]
+    if initial is not None:
+        previous.append(
+            initial.select(
+                pl.lit(0, dtype=pl.Int64).alias("index"),
+                pl.col(key).cast(pl.String),
+                pl.col("place").cast(pl.Int64).alias("previous_place"),
+            ).unique(key, keep="first", maintain_order=True)
+        )
+    return standings.join(pl.concat(previous), on=["index", key], how="left").with_columns(
+        movement=(pl.col("previous_place") - pl.col("place")).cast(pl.Int64)
+    )
+
+
+def _ranking_frame(
+    standings: pl.DataFrame, order: pl.DataFrame, key: str, unit: int, circuit: str
+) -> pl.DataFrame:
+    """Standings (with `index`) as a `circuit_rankings` / `circuit_club_rankings` frame."""
+    target = RANKINGS if key == "player_id" else CLUB_RANKINGS
+    return target.check(
+        standings.join(order, on="index", how="inner")
+        .sort("index", "place", key)
+        .select(
+            pl.lit(circuit, dtype=pl.String).alias("circuit"),
+            pl.col("year").cast(pl.Int64),
+            "after_tournament_id",
+            "as_of",
+            key,
+            "place",
+            (pl.col("best_u") / unit).alias("best5_total"),
+            (pl.col("total_u") / unit).alias("total"),
+            "played",
+            "counted_tournaments",
+            "movement",
+        )
+    )
+
+
+def masters_invitees(
+    rankings: pl.DataFrame, windows: pl.DataFrame, params: CircuitParams
+) -> pl.DataFrame:
+    """The players invited to the Masters: places 1..16 with points in each year's last
+    ranking (`circuit_rankings` and `circuit_ranking_windows` frames)."""
+    last = windows.filter(pl.col("last_of_year")).select("circuit", "after_tournament_id").unique()
+    return MASTERS.check(
+        rankings.join(last, on=["circuit", "after_tournament_id"], how="semi")
+        .filter((pl.col("place") <= params.masters_invitees) & (pl.col("best5_total") > 0))
+        .sort("circuit", "year", "as_of", "after_tournament_id", "place", "player_id")
+        .select(MASTERS.column_names)
+    )
+
+
+def _published_before(
+    published: pl.DataFrame | None, circuit: str, day: dt.date
+) -> pl.DataFrame | None:
+    """The latest `circuit ranking` rows of the circuit dated strictly before `day`."""
+    if published is None or published.height == 0:
+        return None
+    rows = published.filter(_norm(pl.col("circuit")) == circuit.strip().lower()).with_columns(
+        _as_date(published, "as_of").alias("as_of")
+    )
+    rows = rows.filter(pl.col("as_of") < day)
+    if rows.height == 0:
+        return None
+    latest = rows["as_of"].max()
+    return rows.filter(pl.col("as_of") == latest).select(
+        pl.col("player_id").cast(pl.String),
+        pl.col("place").cast(pl.Int64),
+        (
+            pl.col("points").cast(pl.Float64)
+            if "points" in rows.columns
+            else pl.lit(None, dtype=pl.Float64)
+        ).alias("points"),
+    )
+
+
+def _empty_tables() -> CircuitTables:
+    return CircuitTables(
+        points=POINTS.empty(),
+        club_points=CLUB_POINTS.empty(),
+        rankings=RANKINGS.empty(),
+        club_rankings=CLUB_RANKINGS.empty(),
+        windows=WINDOWS.empty(),
+        masters=MASTERS.empty(),
+    )
+
+
+def circuit_tables(
+    results: pl.DataFrame,
+    games: pl.DataFrame | None,
+    calendar: pl.DataFrame,
+    published: pl.DataFrame | None,
+    params: CircuitParams,
+) -> CircuitTables:
+    """The whole circuit, tournament by tournament in event order: points, club points,
+    the window, player and club rankings after every tournament, and the Masters invitees.
+
+    - `results`: `tournament_id, player_id, rank, end_date, circuit` and optionally
+      `duplicate_rank, club, start_date` (any tournaments: those naming the circuit count);
+    - `games`: `tournament_id, round, player_id, opponent_id, player_score,
+      opponent_score` and optionally `player_result`;
+    - `calendar`: the circuit calendar (`circuit, event_key, year, date, announced_on,
+      status, tournament_id`);
+    - `published`: the `circuit ranking` export (`circuit, as_of, player_id, place,
+      points`), or None.
+
+    Sequential by nature: a tournament's seeds come from the ranking after the previous one.
+    """
+    circuit = params.circuit
+    if "circuit" in results.columns:
+        flagged = results.filter(in_circuit(pl.col("circuit"), circuit))
+    else:
+        flagged = results.clear()
+    flagged = flagged.with_columns(pl.col("tournament_id").cast(pl.String))
+    editions = _calendar_editions(calendar, circuit)
+    flagged_ids = set(flagged["tournament_id"].unique().to_list())
+    with_results = set(results["tournament_id"].cast(pl.String).unique().to_list())
+    unflagged = sorted(
+        e.tournament_id
+        for e in editions
+        if e.status == HELD and e.tournament_id in with_results - flagged_ids
+    )
+    if unflagged:
+        raise CircuitError(
+            f"le calendrier du circuit {circuit} donne le tournoi {unflagged[0]} comme joué, "
+            f"mais ses résultats ne le rattachent pas au circuit (colonne circuit)"
+        )
+    if flagged.height == 0:
+        return _empty_tables()
+
+    tournament_cols = [
+        c for c in ("tournament_id", "end_date", "start_date") if c in flagged.columns
+    ]
+    tournaments = flagged.select(tournament_cols).unique("tournament_id", keep="first")
+    windows = ranking_windows(calendar, tournaments, circuit)
+    order = (
+        windows.select("after_tournament_id", "year", "as_of")
+        .unique("after_tournament_id", keep="first", maintain_order=True)
+        .with_row_index("index")
+        .with_columns(pl.col("index").cast(pl.Int64))
+    )
+    # Each ranking's tournaments that have results, with their event order `pos` (editions
+    # without results score nothing, so they never reach the standings).
+    window_pos = (
+        windows.join(order.select("index", "after_tournament_id"), on="after_tournament_id")
+        .join(
+            order.select(
+                pl.col("index").alias("pos"), pl.col("after_tournament_id").alias("tournament_id")
+            ),
+            on="tournament_id",
+            how="inner",
+        )
+        .sort("index", "pos")
+    )
+
+    units = _units(params)
+    by_tournament = flagged.partition_by("tournament_id", as_dict=True)
+    games_by = (
+        games.with_columns(pl.col("tournament_id").cast(pl.String)).partition_by(
+            "tournament_id", as_dict=True
+        )
+        if games is not None and games.height
+        else {}
+    )
+    first_day = order["as_of"][0]
+    initial = _published_before(published, circuit, first_day)
+    seeds = (
+        seeds_from_ranking(initial, params)
+        if initial is not None
+        else pl.DataFrame(schema={"player_id": pl.String, "seed": pl.Int64})
+    )
+    scored: dict[str, pl.DataFrame] = {}
+    standings: list[pl.DataFrame] = []
+    for index, tid, year in order.select("index", "after_tournament_id", "year").iter_rows():
+        rows = _tournament_units(
+            by_tournament[(tid,)], games_by.get((tid,)), seeds, units, params, tid
+        )
+        scored[tid] = rows.with_columns(
+            tournament_id=pl.lit(tid),
+            year=pl.lit(year, dtype=pl.Int64),
+            pos=pl.lit(index, dtype=pl.Int64),
+        )
+        window = window_pos.filter(pl.col("index") == index)
+        counted = [scored[t] for t in window["tournament_id"].to_list() if t in scored]
+        ranking = _standings(pl.concat(counted), window, "player_id", params.best_results)
+        standings.append(ranking)
+        seeds = seeds_from_ranking(
+            ranking.select("player_id", "place", pl.col("best_u").alias("best5_total")), params
+        )
+
+    all_units = pl.concat(list(scored.values())).sort("pos", "rank", "player_id")
+    points = _points_frame(all_units, units.unit, circuit)
+    players = _with_movement(
+        pl.concat(standings),
+        "player_id",
+        initial.select("player_id", "place") if initial is not None else None,
+    )
+    rankings = _ranking_frame(players, order, "player_id", units.unit, circuit)
+
+    clubs = _club_units(all_units, params.club_best_players)
+    club_points = CLUB_POINTS.check(
+        clubs.select(
+            pl.lit(circuit, dtype=pl.String).alias("circuit"),
+            pl.col("year").cast(pl.Int64),
+            "tournament_id",
+            "club",
+            (pl.col("total_u") / units.unit).alias("total"),
+            "counted_players",
+        )
+    )
+    club_standings = _with_movement(
+        _standings(clubs, window_pos, "club", params.best_results), "club", None
+    )
+    club_rankings = _ranking_frame(club_standings, order, "club", units.unit, circuit)
+    return CircuitTables(
+        points=points,
+        club_points=club_points,
+        rankings=rankings,
+        club_rankings=club_rankings,
+        windows=windows,
+        masters=masters_invitees(rankings, windows, params),
+    )
