@@ -882,7 +882,7 @@ def test_standings_refuse_inconsistent_matches() -> None:
     matches = _round_robin(
         ABCD, {(a, b): (7, 5) for i, a in enumerate(ABCD) for b in ABCD[i + 1 :]}
     )
-    with pytest.raises(RoundRobinError, match="n'est donné que du côté de"):
+    with pytest.raises(RoundRobinError, match="ligne 1, colonne « opponent_id » : le match"):
         masters_standings(matches.slice(1), _field(ABCD), _masters(4))
     with pytest.raises(RoundRobinError, match="sans faire partie des participants"):
         masters_standings(matches, _field(ABCD[:3]), _masters(4))

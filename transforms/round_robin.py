@@ -960,7 +960,13 @@ def _final_standings(
     errors = matches_errors(matches, duplicate_match=need_top)
     if errors.height:
         first = errors.row(0, named=True)
-        where = "" if first["row"] is None else f"ligne {first['row'] + 1}, "
+        row = first["row"]
+        shown = (
+            None
+            if row is None
+            else (matches["_row"][row] if "_row" in matches.columns else row + 1)
+        )
+        where = "" if shown is None else f"ligne {shown}, "
         raise RoundRobinError(f"matchs : {where}colonne « {first['column']} » : {first['message']}")
     ids = matches["tournament_id"].cast(pl.String).unique().sort().to_list()
     if len(ids) != 1:
