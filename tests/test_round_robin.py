@@ -21,6 +21,7 @@ from pipelines.reference.round_robin import (
     load_qualifying_points,
 )
 from transforms.round_robin import (
+    _MASTERS_CRITERIA,
     NEXT_QUALIFIED,
     QUALIFIED,
     SUBSTITUTE,
@@ -30,6 +31,7 @@ from transforms.round_robin import (
     Pairing,
     RoundRobinError,
     WithdrawalRule,
+    _Cascade,
     default_pairings,
     grand_est_field,
     grand_est_final_standings,
@@ -385,6 +387,34 @@ def test_mini_table_recomputed_among_those_still_level_then_annual_place() -> No
     ]
 
 
+def test_mini_table_split_then_recomputed_within_each_part() -> None:
+    # Six players level on points, défense and attaque (the cascade itself, no tournament
+    # around it). Their games: A beats B, C, D; B beats C, E, F; C beats D, E, F; D beats B,
+    # E; E beats A, F; F beats A, D. Mini-table of the six: A 6, B 6, C 6, D 4, E 4, F 4.
+    # Recomputed among A, B, C: A 4, B 2, C 0 → places 1, 2, 3. Among D, E, F (D beats E,
+    # E beats F, F beats D): 2 each, nothing separates them → annual place: D, E, F.
+    beats = {
+        "A": "BCD", "B": "CEF", "C": "DEF", "D": "BE", "E": "AF", "F": "AD",
+    }  # fmt: skip
+    results = {}
+    for winner, losers in beats.items():
+        for loser in losers:
+            results[(winner, loser)], results[(loser, winner)] = 2, 0
+    players = list("ABCDEF")
+    totals = {p: {"points": 10, "moves_conceded": 30, "moves_won": 30} for p in players}
+    places = {p: i for i, p in enumerate(players, start=1)}
+    placed = _Cascade(_MASTERS_CRITERIA, totals, places, results).rank(players, 1)
+    assert [(p, placed[p].place, placed[p].code) for p in players] == [
+        ("A", 1, "head_to_head"),
+        ("B", 2, "head_to_head"),
+        ("C", 3, "head_to_head"),
+        ("D", 4, "annual_place"),
+        ("E", 5, "annual_place"),
+        ("F", 6, "annual_place"),
+    ]
+    assert not any(placed[p].play_off for p in players)
+
+
 def _sixteen() -> tuple[list[str], pl.DataFrame]:
     seeds = [f"p{i:02d}" for i in range(1, 17)]
     # the better-ranked player wins every match 7-5
@@ -579,13 +609,16 @@ def _withdrawn(after: int) -> pl.DataFrame:
     )
 
 
-def test_late_withdrawal_decides_the_winner_with_the_games_kept_and_the_rest_without() -> None:
-    # 6 withdraws after round 4 of 5: 1 round left ≤ R = 2. After round 4 the leader is 1
-    # (6 pts); 2, 3 (5 pts) and 5 (4 pts) can still reach 6 with their last match, and all
+@pytest.mark.parametrize("rounds_left", [1, 2])
+def test_late_withdrawal_decides_the_winner_with_the_games_kept_and_the_rest_without(
+    rounds_left: int,
+) -> None:
+    # 6 withdraws after round 4 of 5: 1 round left ≤ R (1 or 2). After round 4 the leader is
+    # 1 (6 pts); 2, 3 (5 pts) and 5 (4 pts) can still reach 6 with their last match, and all
     # four have played 6; 4 (2 pts, no match left) cannot. So place 1 (D = 1) is decided
     # with 6's games kept: 2 has 7 pts (beat 6) and 1 has 6 (lost to 6) → 2 wins.
     # The rest without 6's games: 1 6 pts, 5 4 pts, 3 3 pts, 4 2 pts.
-    params = _grand_est(6, WithdrawalRule(rounds_left=2, decided_places=1))
+    params = _grand_est(6, WithdrawalRule(rounds_left=rounds_left, decided_places=1))
     out = grand_est_final_standings(
         _withdrawal_matches(), _field(ONE_TO_SIX), params, withdrawals=_withdrawn(4)
     )
