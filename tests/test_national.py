@@ -606,6 +606,27 @@ def test_the_cle_moves_with_the_reference_federation(
     assert _rows(after, "LUX")["l1"]["value"] == _rows(before, "LUX")["l1"]["value"]
 
 
+def test_an_empty_cle_classifies_nobody_and_says_why(
+    params: NationalParams,
+    quotas: SeriesQuotas,
+    series_params: SeriesParams,
+    federations: AliasTable,
+) -> None:
+    # Belgium as the reference federation: no Belgian player in this season.
+    belgian = dataclasses.replace(
+        params, median=dataclasses.replace(params.median, reference_federation="BEL")
+    )
+    result = _classify(_median_season(series_params), belgian, quotas, series_params, federations)
+    assert result.cle.get_column("players").to_list() == [0, 0, 0]
+    assert result.cle.get_column("reference_median").null_count() == 3
+    l1 = _rows(result, "LUX")["l1"]
+    assert (l1["series"], l1["value"]) == (None, pytest.approx(82.5))
+    assert l1["reason"] == (
+        "clé de répartition vide : aucun joueur de la fédération de référence (BEL) des "
+        "séries 5, 6, 7 n'a de pourcentage cette saison"
+    )
+
+
 def test_cle_series_without_reference_player(series_params: SeriesParams) -> None:
     # No reference player held series 6: its row has no median nor bounds, and the bound
     # between 5 and 7 is their midpoint (88 + 70) / 2 = 79.
@@ -714,3 +735,17 @@ def test_national_yaml_errors_name_the_file_and_key(
     (tmp_path / "federations.csv").write_bytes((REFERENCE / "federations.csv").read_bytes())
     with pytest.raises(ReferenceDataError, match=rf"national\.yaml: .*{message}"):
         load_national_params(tmp_path)
+
+
+def test_a_federation_without_pool_still_gets_its_rows(
+    params: NationalParams,
+    quotas: SeriesQuotas,
+    series_params: SeriesParams,
+    federations: AliasTable,
+) -> None:
+    season = _season([], [("x", "BEL", "4"), ("n", "Belgique", "7")], series_params)
+    result = _classify(season, params, quotas, series_params, federations)
+    assert _placed(_rows(result, "BEL")) == {"x": ("4", None), "n": ("7", None)}
+    # The bars are still published, with nobody admitted.
+    assert set(result.bars.get_column("admitted")) == {0}
+    assert result.bars.get_column("subseries").to_list() == ["5A", "5B", "6A", "6B", None]

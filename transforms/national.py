@@ -711,7 +711,7 @@ def _median(fed: _Federation, medians: pl.DataFrame, cle: pl.DataFrame) -> pl.Da
         .then(
             pl.lit(
                 f"clé de répartition vide : aucun joueur de la fédération de référence "
-                f"({reference}) en série {series_list} avec un pourcentage cette saison"
+                f"({reference}) des séries {series_list} n'a de pourcentage cette saison"
             )
         )
     )
@@ -763,27 +763,15 @@ def _season(
     federations: AliasTable,
 ) -> National:
     population = _population(classification, params, federations)
-    # The clé is built from the whole population (its reference federation may have no
-    # rule of its own), whenever a federation uses the median rule.
-    uses_median = MEDIAN in params.rules.values()
-    medians = season_medians(event_percentages(scores, results, events))
-    cle = (
-        cle_de_repartition(
-            season,
-            medians,
-            season_held_series(scores, events),
-            population.select("player_id", "federation"),
-            params.median,
-        )
-        if uses_median
-        else CLE_DE_REPARTITION.empty()
-    )
     ruled = population.filter(pl.col("_rule").is_not_null())
     international = pl.col("series").is_in(list(INTERNATIONAL_SERIES))
     new = pl.col("series") == NEW_LICENSEE_SERIES
     pools = ruled.filter(~international & ~new)
-    rules_used = {params.rules[c] for c in pools.get_column("federation").unique().to_list()}
-    pp = pp_standings(scores, events, series_params) if BELGIUM in rules_used else None
+    used = set(params.rules.values())
+    # Each rule's season values, for every player at once (vectorised), when it is used.
+    # The clé is built whenever a federation uses the median rule, from the whole
+    # population (the reference federation needs no rule of its own).
+    pp = pp_standings(scores, events, series_params) if BELGIUM in used else None
     best = (
         best_events_pc(
             scores,
@@ -792,8 +780,20 @@ def _season(
             federations,
             params.switzerland,
         )
-        if SWITZERLAND in rules_used
+        if SWITZERLAND in used
         else None
+    )
+    medians = season_medians(event_percentages(scores, results, events)) if MEDIAN in used else None
+    cle = (
+        cle_de_repartition(
+            season,
+            medians,
+            season_held_series(scores, events),
+            population.select("player_id", "federation"),
+            params.median,
+        )
+        if medians is not None
+        else CLE_DE_REPARTITION.empty()
     )
     frames: list[pl.DataFrame] = []
     bar_rows: list[dict[str, object]] = []
@@ -824,21 +824,20 @@ def _season(
         ]
         bars: list[dict[str, object]] = []
         rule = params.rules[code]
-        if fed.pool.height == 0:
-            pass
-        elif rule == FRANCE:
+        if rule == FRANCE:
             rows, bars = _france(fed, standings, quotas, params.france)
-            parts.append(rows)
         elif rule == BELGIUM and pp is not None:
             rows, bars = _belgium(fed, pp, quotas, params.belgium)
-            parts.append(rows)
         elif rule == SWITZERLAND and best is not None:
             rows, bars = _switzerland(fed, best, quotas, params.switzerland)
-            parts.append(rows)
-        else:
-            parts.append(_median(fed, medians, cle))
+        elif rule == MEDIAN and medians is not None:
+            rows = _median(fed, medians, cle)
+        else:  # unreachable: every rule's values are computed when the rule is used
+            raise ValueError(f"national rule {rule!r} of {code} has no values")
         frames.append(
-            pl.concat(parts).select(pl.lit(code, dtype=pl.String).alias("federation"), pl.all())
+            pl.concat([*parts, rows]).select(
+                pl.lit(code, dtype=pl.String).alias("federation"), pl.all()
+            )
         )
         bar_rows.extend({"federation": code, **b} for b in bars)
 
