@@ -23,9 +23,9 @@ Parameters come as `NationalParams` (`national.yaml`), the quotas as `SeriesQuot
 
 Decisions taken here, where [000] and RULES §4 are silent:
 
-- **Who is classified.** The population of a season is the cascade's (`series_
-  classification`: every player with a duplicate result in the season plus the season's new
-  licensees), each with their federation mapped through `federations.csv`. Every licensee of
+- **Who is classified.** The population of a season is the cascade's
+  (`series_classification`: every player with a duplicate result in the season plus the
+  season's new licensees), each with their federation mapped through `federations.csv`. Every licensee of
   a federation with a rule gets exactly one row: the international series (SS, 1–4, with the
   cascade's sub-series and criterion value, rule `international`) as the cascade gives it;
   series 7 for a new licensee without result (`new_licensee`); for everyone else — the
