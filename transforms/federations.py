@@ -166,9 +166,6 @@ def with_codes(
     )
 
 
-UNKNOWN_SCHEMA = {"column": pl.String, "value": pl.String, "rows": pl.Int64}
-
-
 def unknown_values(
     frame: pl.DataFrame,
     column: str,
