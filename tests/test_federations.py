@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.generate import FEDERATIONS
+from simulator.names import FEDERATIONS
 from pipelines.reference.federations import load_alias_table, load_federations
 from pipelines.reference.files import ReferenceDataError
 from pipelines.reference.series import load_series_params, load_series_quotas
