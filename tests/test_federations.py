@@ -7,10 +7,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simulator.names import FEDERATIONS
 from pipelines.reference.federations import load_alias_table, load_federations
 from pipelines.reference.files import ReferenceDataError
 from pipelines.reference.series import load_series_params, load_series_quotas
+from simulator.names import FEDERATIONS
 from transforms.federations import (
     AliasEntry,
     AliasTable,

@@ -388,9 +388,9 @@ SINGLE_FILE_CASES = [
     (
         "l.csv",
         b"foo,bar\n1,2\n",
-        "2023-2024/l.csv, ligne 1 : la ligne d'en-tête ne permet pas de savoir s'il "
-        "s'agit d'un fichier de résultats, de parties ou de liste de classement (voir "
-        "docs/exports.md pour les noms de colonnes)",
+        "2023-2024/l.csv, ligne 1 : la ligne d'en-tête ne permet pas de savoir de quelle "
+        "sorte de fichier il s'agit (résultats, parties, liste de classement ou une autre "
+        "sorte décrite dans docs/exports.md, qui donne les noms de colonnes)",
     ),
     (
         "l.csv",

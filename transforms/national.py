@@ -25,9 +25,10 @@ Decisions taken here, where [000] and RULES §4 are silent:
 
 - **Who is classified.** The population of a season is the cascade's
   (`series_classification`: every player with a duplicate result in the season plus the
-  season's new licensees), each with their federation mapped through `federations.csv`. Every licensee of
-  a federation with a rule gets exactly one row: the international series (SS, 1–4, with the
-  cascade's sub-series and criterion value, rule `international`) as the cascade gives it;
+  season's new licensees), each with their federation mapped through `federations.csv`.
+  Every licensee of a federation with a rule gets exactly one row: the international
+  series (SS, 1–4, with the cascade's sub-series and criterion value, rule
+  `international`) as the cascade gives it;
   series 7 for a new licensee without result (`new_licensee`); for everyone else — the
   players the cascade puts in series 5 or 6 — the federation's rule, which replaces the
   cascade's series 5/6 for them. A player whose federation is unknown or has no rule gets

@@ -16,15 +16,16 @@ import polars as pl
 
 from pipelines.ingest import validate
 from pipelines.ingest.errors import ExportError
+from pipelines.ingest.kinds import plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
 from pipelines.ingest.read import RawTable, read_export
 from pipelines.ingest.schema import (
     GAMES,
-    KINDS,
     PUBLISHED_SERIES,
     RATING_LIST,
     RESULTS,
     TOURNAMENT_COLUMNS,
+    export_kinds,
 )
 from transforms.calendar import SeasonCalendar, ordered_events
 from transforms.tables import table as declared
@@ -92,7 +93,7 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
             rejected[path] = str(err)
 
     by_kind: dict[str, list[tuple[str, RawTable]]] = {
-        k.name: [] for k in (*KINDS, PUBLISHED_SERIES)
+        k.name: [] for k in (*export_kinds(), PUBLISHED_SERIES)
     }
     for path, tables in parsed.items():
         for kind_name, table in tables.items():
@@ -109,6 +110,14 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
         _stack(by_kind["published_series"], PUBLISHED_SERIES.columns), PUBLISHED_SERIES
     )
     results = results.with_columns(pl.col("discipline").str.to_lowercase())
+    extra: dict[str, pl.DataFrame] = {}
+    extra_type_errors: list[pl.DataFrame] = []
+    for plugin in plugins():
+        typed, type_errors = validate.type_frame(
+            _stack(by_kind[plugin.kind.name], plugin.kind.columns), plugin.kind
+        )
+        extra[plugin.kind.name] = typed
+        extra_type_errors.append(type_errors)
 
     errors = [
         results_type_errors,
@@ -120,22 +129,31 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
         games_type_errors,
         validate.tournament_owner_errors(games, GAMES.label),
         published_type_errors,
+        *extra_type_errors,
     ]
     first = validate.first_error_per_file(errors)
     bad = set(first["_file"].to_list()) | set(rejected)
 
-    # Games are checked against the results that load; a file rejected for its games takes
-    # its own results with it, which may in turn reject games of other files: repeat.
-    game_errors: list[pl.DataFrame] = []
+    # Games (and the rows of the families' kinds) are checked against the files that load;
+    # a file rejected for its games takes its own results with it, which may in turn
+    # reject games of other files: repeat until no new file is rejected.
+    cross_errors: list[pl.DataFrame] = []
     while True:
-        roster = results.filter(~pl.col("_file").is_in(list(bad)))
-        found = validate.games_errors(games.filter(~pl.col("_file").is_in(list(bad))), roster)
-        newly = set(found["_file"].to_list()) - bad
+        frames = {"results": results, "games": games, "rating_list": ratings, **extra}
+        out = pl.col("_file").is_in(list(bad))
+        accepted = {name: frame.filter(~out) for name, frame in frames.items()}
+        found = [validate.games_errors(accepted["games"], accepted["results"])]
+        found += [
+            plugin.checks(accepted[plugin.kind.name], accepted)
+            for plugin in plugins()
+            if plugin.checks is not None
+        ]
+        newly = set().union(*(f["_file"].to_list() for f in found)) - bad
         if not newly:
             break
-        game_errors.append(found)
+        cross_errors += found
         bad |= newly
-    first = validate.first_error_per_file([first, *game_errors])
+    first = validate.first_error_per_file([first, *cross_errors])
     headers = {
         table.where or path: table.headers
         for path, tables in parsed.items()
@@ -152,6 +170,9 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
 
     tables = _assemble(results, games, ratings, calendar)
     tables["published_series"] = _published(published, ratings)
+    for plugin in plugins():
+        frame = extra[plugin.kind.name].filter(pl.col("_file").is_in(good))
+        tables[plugin.table] = plugin.rows(frame)
     log = _log(paths, files, parsed, rejected, results, companions)
     return IngestResult(tables=tables, log=log, rejected=rejected)
 

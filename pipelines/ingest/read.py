@@ -18,17 +18,7 @@ from pathlib import PurePath
 import polars as pl
 
 from pipelines.ingest.errors import ExportError, quantity
-from pipelines.ingest.schema import KINDS, Kind, canonical_column, normalise_header
-
-# Columns that point to one kind when found in a header row.
-_SIGNATURES: dict[str, frozenset[str]] = {
-    "results": frozenset(
-        {"rank", "tournament_name", "discipline", "last_name", "first_name", "end_date"}
-    ),
-    "games": frozenset({"round", "opponent_id", "player_score", "opponent_score"}),
-    "rating_list": frozenset({"as_of", "cote", "elo", "elo_games"}),
-}
-_KIND_BY_NAME = {k.name: k for k in KINDS}
+from pipelines.ingest.schema import Kind, export_kinds, normalise_header
 
 # TSH reads the event's name and date from this file beside its `.t` division files.
 TSH_CONFIG = "config.tsh"
@@ -61,22 +51,32 @@ def decode(data: bytes, name: str) -> str:
         ) from None
 
 
+def _hits(kind: Kind, header: Sequence[str]) -> int:
+    """How many of a kind's signature columns a header row holds."""
+    return len(kind.signature & {kind.canonical(h) for h in header if h.strip()})
+
+
+_KIND_LABELS = (
+    "résultats, parties, liste de classement ou une autre sorte décrite dans docs/exports.md, "
+    "qui donne les noms de colonnes"
+)
+
+
 def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[str]]:
     """The kind of content a header row announces, and its canonical column names."""
-    columns = [canonical_column(h) if h.strip() else "" for h in header]
-    present = set(columns)
-    hits = {kind: len(sig & present) for kind, sig in _SIGNATURES.items()}
+    hits = {kind: _hits(kind, header) for kind in export_kinds()}
     best = max(hits.values())
     winners = [k for k, n in hits.items() if n == best]
     if best == 0 or len(winners) > 1:
         raise ExportError(
             name,
-            "la ligne d'en-tête ne permet pas de savoir s'il s'agit d'un fichier de "
-            "résultats, de parties ou de liste de classement (voir docs/exports.md pour les "
-            "noms de colonnes)",
+            "la ligne d'en-tête ne permet pas de savoir de quelle sorte de fichier il s'agit "
+            f"({_KIND_LABELS})",
             row=row,
         )
-    kind = _KIND_BY_NAME[winners[0]]
+    kind = winners[0]
+    columns = [kind.canonical(h) if h.strip() else "" for h in header]
+    present = set(columns)
     seen: dict[str, str] = {}
     for raw, col in zip(header, columns, strict=True):
         if col and col in seen:
@@ -252,8 +252,7 @@ def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
                 continue
             header_at = None
             for i, (_, cells) in enumerate(rows[:15]):
-                present = {canonical_column(c) for c in cells if c}
-                if any(len(sig & present) >= 2 for sig in _SIGNATURES.values()):
+                if any(_hits(kind, cells) >= 2 for kind in export_kinds()):
                     header_at = i
                     break
             if header_at is None:

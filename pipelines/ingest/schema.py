@@ -1,21 +1,25 @@
-"""The canonical export format: the three kinds of file, their columns and types.
+"""The canonical export format: every kind of file, its columns and their types.
 
 `docs/exports.md` documents this for tournament organisers; this module is the one place
-the pipeline reads it from.
+the pipeline reads it from. The three base kinds (results, games, rating list) are here;
+a rule family that reads a kind of its own declares it in a module of
+`pipelines/ingest/kinds/` (its columns, the checks of its rows and the warehouse table
+its rows go to), found by `export_kinds()`.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import polars as pl
 
 DISCIPLINES = ("duplicate", "classique", "dcdl")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object a kind
 class Kind:
     """One kind of export file: its name, its columns and their types."""
 
@@ -24,10 +28,21 @@ class Kind:
     required: tuple[str, ...]
     optional: tuple[str, ...]
     dtypes: dict[str, pl.DataType]
+    # Columns whose presence in a header row announces this kind (its best match wins).
+    signature: frozenset[str] = frozenset()
+    # Normalised header → canonical column; None: the organisers' French headers of the
+    # base kinds (`ALIASES`). A kind of its own takes its own (often none: exact names).
+    aliases: Mapping[str, str] | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
         return self.required + self.optional
+
+    def canonical(self, header: str) -> str:
+        """The column a header cell stands for in a file of this kind."""
+        key = normalise_header(header)
+        table = ALIASES if self.aliases is None else self.aliases
+        return table.get(key, key)
 
 
 _STR = pl.String()
@@ -67,6 +82,11 @@ RESULTS = Kind(
         "bonus_m",
         "pj_min",
         "pj_max",
+        "circuit",
+        "withdrawn_after_round",
+    ),
+    signature=frozenset(
+        {"rank", "tournament_name", "discipline", "last_name", "first_name", "end_date"}
     ),
     dtypes={
         "tournament_id": _STR,
@@ -95,6 +115,8 @@ RESULTS = Kind(
         "bonus_m": _INT,
         "pj_min": _INT,
         "pj_max": _INT,
+        "circuit": _STR,
+        "withdrawn_after_round": _INT,
     },
 )
 
@@ -112,6 +134,7 @@ GAMES = Kind(
     # Optional: who went first, and the player's result (1, 0.5, 0) where the export
     # states it (events recorded without scores state only that).
     optional=("first_player_id", "player_result"),
+    signature=frozenset({"round", "opponent_id", "player_score", "opponent_score"}),
     dtypes={
         "tournament_id": _STR,
         "round": _INT,
@@ -129,6 +152,7 @@ RATING_LIST = Kind(
     label="liste de classement",
     required=("player_id", "as_of"),
     optional=("cote", "elo", "elo_games", "series"),
+    signature=frozenset({"as_of", "cote", "elo", "elo_games"}),
     dtypes={
         "player_id": _STR,
         "as_of": _DATE,
@@ -140,6 +164,16 @@ RATING_LIST = Kind(
 )
 
 KINDS: tuple[Kind, ...] = (RESULTS, GAMES, RATING_LIST)
+
+
+@cache
+def export_kinds() -> tuple[Kind, ...]:
+    """Every kind an organiser may send: the base kinds, then each family's own kinds
+    (`pipelines/ingest/kinds/`), in module order."""
+    from pipelines.ingest.kinds import plugins
+
+    return (*KINDS, *(p.kind for p in plugins()))
+
 
 # The series a federation published with its ranking (the FFSc export): not a kind an
 # organiser writes, but loaded so our classification can be compared with the official one.
@@ -195,6 +229,7 @@ TOURNAMENT_COLUMNS = (
     "bonus_m",
     "pj_min",
     "pj_max",
+    "circuit",
 )
 
 # French headers used by organisers, normalised (lower case, no accents, spaces and

@@ -47,6 +47,7 @@ TABLES = (
             ("bonus_m", INT),
             ("pj_min", INT),
             ("pj_max", INT),
+            ("circuit", STR, "the regional circuits it counts for, `;`-separated"),
             ("players", INT, "count of results"),
             ("source_file", STR),
         ),
@@ -68,6 +69,7 @@ TABLES = (
             ("wins", FLOAT),
             ("spread", INT),
             ("duplicate_rank", INT),
+            ("withdrawn_after_round", INT, "a round-robin final's withdrawal"),
         ),
     ),
     Table(

@@ -1,0 +1,66 @@
+"""The kinds of export a rule family adds to the three base kinds, one module each.
+
+A module here defines `PLUGINS`, a tuple of `KindPlugin`: the kind (columns, types, the
+signature announcing it in a header row — `pipelines.ingest.schema.Kind`), the warehouse
+table its accepted rows go to (declared in `transforms/tables`), and optionally
+
+- `checks(typed, accepted)`: the checks of its rows beyond their types, as error rows
+  (`pipelines.ingest.validate.ERROR_SCHEMA`: `_file, _where, _row, column, message,
+  _check`) — `typed` is this kind's rows of every file not rejected so far, `accepted` the
+  other kinds' rows (by kind name, `results` included) of the files not rejected so far;
+  a file with an error is rejected whole, and the checks run again until no new file is;
+- `assemble(typed)`: the table's rows from the accepted files' typed rows (by default:
+  the table's declared columns, `source_file` from `_file` when declared).
+
+Nothing else in the ingest changes when a family adds a kind.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import polars as pl
+
+from pipelines.ingest.schema import Kind
+from transforms.tables import table
+
+Checks = Callable[[pl.DataFrame, Mapping[str, pl.DataFrame]], pl.DataFrame]
+Assemble = Callable[[pl.DataFrame], pl.DataFrame]
+
+
+@dataclass(frozen=True)
+class KindPlugin:
+    kind: Kind
+    table: str
+    checks: Checks | None = None
+    assemble: Assemble | None = None
+
+    def rows(self, typed: pl.DataFrame) -> pl.DataFrame:
+        """The warehouse table's frame of the accepted files' rows."""
+        if self.assemble is not None:
+            return table(self.table).check(self.assemble(typed))
+        declared = table(self.table)
+        frame = (
+            typed.with_columns(pl.col("_file").alias("source_file"))
+            if ("source_file" in declared.schema)
+            else typed
+        )
+        return declared.conform(frame.sort(["_file", "_row"]))
+
+
+@cache
+def plugins() -> tuple[KindPlugin, ...]:
+    found: list[KindPlugin] = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        found.extend(getattr(module, "PLUGINS", ()))
+    names = [p.kind.name for p in found]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two export kinds share a name: {names}")
+    return tuple(found)
