@@ -30,6 +30,7 @@ class BuildSummary:
     rejected: list[tuple[str, str]] = field(default_factory=list)
     row_counts: dict[str, int] = field(default_factory=dict)
     seasons_built: list[str] = field(default_factory=list)
+    years_built: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -88,6 +89,8 @@ def _definitions() -> dg.Definitions:
     return defs
 
 
+PDF_ASSET = "season_report_pdf"
+
 # What computes a season's tables and reports: the rules, their parameters, the season
 # assets and the report code. The CLI, the simulator, the ingest (its output is already in
 # the season's input fingerprint) and the docs do not count: editing them rebuilds nothing.
@@ -97,6 +100,7 @@ SEASON_CODE = (
     "pipelines/reference",
     "pipelines/defs/series",
     "pipelines/defs/seasons",
+    "pipelines/defs/years",
     "pipelines/defs/reports",
     "pipelines/reports",
 )
@@ -118,54 +122,92 @@ def _build_key(input_fingerprint: str, code: str) -> str:
     return hashlib.sha256(f"{input_fingerprint}:{code}".encode()).hexdigest()
 
 
-def stale_seasons(
-    warehouse: Warehouse, reports: Path | None = None, *, pdf: bool = False
+@dataclass(frozen=True)
+class Stage:
+    """A partitioned stage of the build: its partitions (`season`, `year`), its job, the
+    tables holding the partitions' input fingerprints and what each was built from, and
+    the report files a built partition must have."""
+
+    partition: str
+    label: str  # in progress lines
+    job: str
+    fingerprints: str
+    builds: str
+    pdf_assets: tuple[str, ...]
+
+    def outputs(self, reports: Path, key: str, *, pdf: bool) -> list[Path]:
+        from pipelines.reports import layout
+
+        if self.partition == "season":
+            pages = [layout.report_path(reports, key)]
+            return [*pages, layout.pdf_path(reports, key)] if pdf else pages
+        return [layout.year_index_path(reports, key)]
+
+
+SEASONS = Stage(
+    "season", "Saison", "build_season", "season_fingerprints", "season_builds", (PDF_ASSET,)
+)
+YEARS = Stage("year", "Année", "build_year", "year_fingerprints", "year_builds", ())
+STAGES = (SEASONS, YEARS)
+
+
+def stale_partitions(
+    warehouse: Warehouse, stage: Stage, reports: Path | None = None, *, pdf: bool = False
 ) -> list[str]:
-    """Seasons to build, in order: their inputs, the code or the rule parameters changed
-    since they were last built, or (given the reports folder) their report — and with
-    `pdf` its printed version — is missing."""
+    """A stage's partitions to build, in order: their inputs, the code or the rule
+    parameters changed since they were last built, or (given the reports folder) one of
+    their reports is missing."""
     tables = set(warehouse.tables())
-    if "season_fingerprints" not in tables:
+    if stage.fingerprints not in tables:
         return []
-    current = warehouse.read("SELECT season, fingerprint FROM season_fingerprints ORDER BY season")
+    key_column = stage.partition
+    current = warehouse.read(
+        f'SELECT "{key_column}", fingerprint FROM "{stage.fingerprints}" ORDER BY 1'
+    )
     built: dict[str, str] = {}
-    if "season_builds" in tables:
-        built = dict(warehouse.read("SELECT season, fingerprint FROM season_builds").iter_rows())
+    if stage.builds in tables:
+        built = dict(
+            warehouse.read(f'SELECT "{key_column}", fingerprint FROM "{stage.builds}"').iter_rows()
+        )
     code = code_fingerprint()
     stale = []
-    for season, fingerprint in current.iter_rows():
+    for key, fingerprint in current.iter_rows():
         missing_report = reports is not None and not all(
-            path.exists() for path in _season_outputs(reports, season, pdf=pdf)
+            path.exists() for path in stage.outputs(reports, key, pdf=pdf)
         )
-        if built.get(season) != _build_key(fingerprint, code) or missing_report:
-            stale.append(season)
+        if built.get(key) != _build_key(fingerprint, code) or missing_report:
+            stale.append(key)
     return stale
 
 
-def _season_outputs(reports: Path, season: str, *, pdf: bool) -> list[Path]:
-    from pipelines.reports.season import pdf_path, report_path
+def stale_seasons(
+    warehouse: Warehouse, reports: Path | None = None, *, pdf: bool = False
+) -> list[str]:
+    """Seasons to build, in order (`stale_partitions` of the season stage)."""
+    return stale_partitions(warehouse, SEASONS, reports, pdf=pdf)
 
-    paths = [report_path(reports, season)]
-    return [*paths, pdf_path(reports, season)] if pdf else paths
+
+def record_build(warehouse: Warehouse, stage: Stage, key: str) -> None:
+    """Remember what a partition was built from (see `stale_partitions`)."""
+    column = stage.partition
+    current = warehouse.read(
+        f'SELECT "{column}", fingerprint FROM "{stage.fingerprints}" WHERE "{column}" = ?', [key]
+    )
+    built = current.with_columns(
+        pl.lit(_build_key(current["fingerprint"].item(), code_fingerprint())).alias("fingerprint")
+    )
+    warehouse.replace_partition(stage.builds, built, column, key)
 
 
 def record_season_build(warehouse: Warehouse, season: str) -> None:
-    """Remember what a season was built from (see `stale_seasons`)."""
-    current = warehouse.read(
-        "SELECT season, fingerprint FROM season_fingerprints WHERE season = ?", [season]
-    )
-    key = _build_key(current["fingerprint"].item(), code_fingerprint())
-    built = current.with_columns(pl.lit(key).alias("fingerprint"))
-    warehouse.replace_partition("season_builds", built, "season", season)
+    """Remember what a season was built from."""
+    record_build(warehouse, SEASONS, season)
 
 
-PDF_ASSET = "season_report_pdf"
-
-
-def _without(job: dg.JobDefinition, name: str) -> list[dg.AssetKey]:
-    """The job's assets but one."""
-    keys = job.asset_layer.selected_asset_keys
-    return sorted(k for k in keys if k != dg.AssetKey(name))
+def _without(job: dg.JobDefinition, *names: str) -> list[dg.AssetKey]:
+    """The job's assets but those named."""
+    leave = {dg.AssetKey(n) for n in names}
+    return sorted(k for k in job.asset_layer.selected_asset_keys if k not in leave)
 
 
 def run_build(
@@ -206,18 +248,23 @@ def run_build(
         defs.resolve_job_def("ingest_exports").execute_in_process(
             instance=instance, run_config=_QUIET
         )
-        seasons = stale_seasons(resource.warehouse, reports_dir, pdf=pdf)
-        season_job = defs.resolve_job_def("build_season")
-        selection = None if pdf else _without(season_job, PDF_ASSET)
-        for season in seasons:
-            emit(f"Season {season} …")
-            season_job.execute_in_process(
-                instance=instance,
-                partition_key=season,
-                run_config=_QUIET,
-                asset_selection=selection,
-            )
-            record_season_build(resource.warehouse, season)
+        built: dict[str, list[str]] = {}
+        for stage in STAGES:
+            job = defs.resolve_job_def(stage.job)
+            keys = stale_partitions(resource.warehouse, stage, reports_dir, pdf=pdf)
+            if not job.nodes:
+                continue
+            selection = None if pdf else _without(job, *stage.pdf_assets)
+            for key in keys:
+                emit(f"{stage.label} {key} …")
+                job.execute_in_process(
+                    instance=instance,
+                    partition_key=key,
+                    run_config=_QUIET,
+                    asset_selection=selection,
+                )
+                record_build(resource.warehouse, stage, key)
+            built[stage.partition] = keys
         site_job = defs.resolve_job_def("build_site")
         if site_job.nodes:
             emit("Site …")
@@ -235,7 +282,8 @@ def run_build(
         ingested=log.height - rejected.height,
         rejected=list(zip(rejected["path"].to_list(), rejected["message"].to_list(), strict=True)),
         row_counts=final.row_counts(),
-        seasons_built=seasons,
+        seasons_built=built.get("season", []),
+        years_built=built.get("year", []),
         seconds=time.perf_counter() - started,
     )
 

@@ -1,11 +1,14 @@
-"""Partitions shared by the domains: seasons (`2018-2019`), registered by the ingest.
+"""Partitions shared by the domains: seasons (`2018-2019`) and calendar years (`2018`, the
+regional circuits'), both registered by the ingest.
 
-A build runs in three stages (jobs of `defs/jobs.py`):
+A build runs in four stages (jobs of `defs/jobs.py`):
   1. ingest_exports: the raw folder into the base tables (group `ingest`);
   2. build_season: one season at a time, in order, every group partitioned by season —
      the families of `transforms/tables` declared with `partition="season"` (duplicate
      series, classique ratings, …) and the season's report;
-  3. build_site: the groups that gather every season (report index, player pages).
+  3. build_year: one calendar year at a time, in order, the families declared with
+     `partition="year"` (regional circuits) and their reports;
+  4. build_site: the groups that gather every season (report index, player pages).
 """
 
 import dagster as dg
@@ -13,8 +16,11 @@ import dagster as dg
 from transforms.tables import families
 
 season_partitions = dg.DynamicPartitionsDefinition(name="season")
+year_partitions = dg.DynamicPartitionsDefinition(name="year")
 
 INGEST_GROUPS = ("ingest",)
 REPORT_GROUP = "season_reports"
 SEASON_GROUPS = (*(f.key for f in families() if f.partition == "season"), REPORT_GROUP)
+YEAR_REPORT_GROUP = "circuit_reports"
+YEAR_GROUPS = (*(f.key for f in families() if f.partition == "year"), YEAR_REPORT_GROUP)
 SITE_GROUPS = ("site",)

@@ -224,8 +224,9 @@ def test_the_season_record_waits_for_every_season_asset() -> None:
 
 
 def test_season_sensor_requests_stale_seasons_in_order(resource: WarehouseResource) -> None:
-    from pipelines.build import record_season_build
+    from pipelines.build import YEARS, record_build, record_season_build
     from pipelines.defs.jobs import stale_season_sensor
+    from pipelines.reports.layout import year_index_path
 
     instance = dg.DagsterInstance.ephemeral()
     with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
@@ -239,7 +240,14 @@ def test_season_sensor_requests_stale_seasons_in_order(resource: WarehouseResour
     Path(resource.reports_dir, "2023-2024").mkdir(parents=True)
     Path(resource.reports_dir, "2023-2024", "index.html").write_text("", encoding="utf-8")
     with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
-        site = stale_season_sensor(ctx)  # every season is built: the site's turn
+        year = stale_season_sensor(ctx)  # every season is built: the calendar years' turn
+    assert isinstance(year, dg.RunRequest)
+    assert (year.job_name, year.partition_key) == ("build_year", "2024")
+    record_build(resource.warehouse, YEARS, "2024")
+    year_index_path(Path(resource.reports_dir), "2024").parent.mkdir(parents=True)
+    year_index_path(Path(resource.reports_dir), "2024").write_text("", encoding="utf-8")
+    with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
+        site = stale_season_sensor(ctx)  # every season and year is built: the site's turn
     assert isinstance(site, dg.RunRequest)
     assert site.job_name == "build_site"
 

@@ -5,7 +5,7 @@ import hashlib
 import dagster as dg
 
 from pipelines.ingest.raw import fingerprint, folder_digest
-from pipelines.partitions import INGEST_GROUPS, SEASON_GROUPS, SITE_GROUPS
+from pipelines.partitions import INGEST_GROUPS, SEASON_GROUPS, SITE_GROUPS, YEAR_GROUPS
 from pipelines.resources import WarehouseResource
 
 ingest_exports = dg.define_asset_job(
@@ -51,6 +51,13 @@ def raw_exports_sensor(
     )
 
 
+build_year = dg.define_asset_job(
+    "build_year",
+    selection=dg.AssetSelection.groups(*YEAR_GROUPS),
+    description="Compute one calendar year of the regional circuits (PACA, Masters Grand "
+    "Sud, Grand Est) and their reports.",
+)
+
 build_site = dg.define_asset_job(
     "build_site",
     selection=dg.AssetSelection.groups(*SITE_GROUPS),
@@ -66,39 +73,43 @@ _IN_PROGRESS = [
 
 
 @dg.sensor(
-    jobs=[build_season, build_site],
+    jobs=[build_season, build_year, build_site],
     minimum_interval_seconds=60,
-    description="Builds, one at a time and in order, each season whose inputs, code or "
-    "parameters changed since it was last built (season fingerprints written by the "
-    "ingest); once every season is up to date, rebuilds the index and player pages.",
+    description="Builds, one at a time and in order, each season, then each calendar year, "
+    "whose inputs, code or parameters changed since it was last built (fingerprints written "
+    "by the ingest); once every one is up to date, rebuilds the index and player pages.",
 )
 def stale_season_sensor(
     context: dg.SensorEvaluationContext, warehouse: WarehouseResource
 ) -> dg.RunRequest | dg.SkipReason:
-    from pipelines.build import stale_seasons
+    from pipelines.build import STAGES, stale_partitions
 
     if not warehouse.warehouse.exists():
         return dg.SkipReason("no warehouse yet")
-    for job in ("ingest_exports", "build_season", "build_site"):
+    for job in ("ingest_exports", "build_season", "build_year", "build_site"):
         running = context.instance.get_run_records(
             dg.RunsFilter(job_name=job, statuses=_IN_PROGRESS), limit=1
         )
         if running:
             return dg.SkipReason(f"a {job} run is in progress")
-    stale = stale_seasons(warehouse.warehouse, warehouse.reports)
-    if stale:
-        fingerprints = warehouse.warehouse.read(
-            "SELECT fingerprint FROM season_fingerprints WHERE season = ?", [stale[0]]
-        )
-        return dg.RunRequest(
-            job_name="build_season",
-            run_key=f"{stale[0]}:{fingerprints.item()}",
-            partition_key=stale[0],
-        )
-    if "season_builds" not in warehouse.warehouse.tables():
-        return dg.SkipReason("no season built yet")
-    builds = warehouse.warehouse.read("SELECT * FROM season_builds ORDER BY season")
-    key = hashlib.sha256(builds.write_csv().encode()).hexdigest()
+    records = []
+    for stage in STAGES:
+        stale = stale_partitions(warehouse.warehouse, stage, warehouse.reports)
+        if stale:
+            fingerprint = warehouse.warehouse.read(
+                f'SELECT fingerprint FROM "{stage.fingerprints}" WHERE "{stage.partition}" = ?',
+                [stale[0]],
+            ).item()
+            return dg.RunRequest(
+                job_name=stage.job,
+                run_key=f"{stage.partition}:{stale[0]}:{fingerprint}",
+                partition_key=stale[0],
+            )
+        if stage.builds in warehouse.warehouse.tables():
+            records.append(warehouse.warehouse.table(stage.builds).sort(stage.partition))
+    if not records:
+        return dg.SkipReason("nothing built yet")
+    key = hashlib.sha256("".join(r.write_csv() for r in records).encode()).hexdigest()
     if not (warehouse.reports / "index.html").exists():
         key += ":missing"
     return dg.RunRequest(job_name="build_site", run_key=f"site:{key}")

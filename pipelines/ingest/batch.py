@@ -8,7 +8,7 @@ any error is rejected whole; every other file loads.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -38,6 +38,7 @@ RATING_LISTS = declared("rating_lists")
 PLAYERS = declared("players")
 PUBLISHED = declared("published_series")
 SEASON_FINGERPRINTS = declared("season_fingerprints")
+YEAR_FINGERPRINTS = declared("year_fingerprints")
 
 
 @dataclass
@@ -305,36 +306,68 @@ def _log(
     return pl.DataFrame(rows, schema=INGEST_LOG.schema)
 
 
+# Base tables dated by a date column of their own (the others by their tournament).
+_DATED_BY = {"rating_lists": "as_of", "published_series": "as_of"}
+_NOT_INPUTS = frozenset({"ingest_log", "players", "season_fingerprints", "year_fingerprints"})
+
+
+def _fingerprints(
+    tables: Mapping[str, pl.DataFrame],
+    key_of: Callable[[pl.Expr], pl.Expr],
+    schema: pl.Schema,
+) -> pl.DataFrame:
+    """A hash per partition (`key_of` maps a date column to the partition key) of every input
+    its computations may read: its tournaments with their rows in every table keyed by
+    `tournament_id`, and the rows of the tables dated in it (`_DATED_BY`, each kind's
+    `dated_by`), chained with the previous partition's hash — so a change in a partition
+    changes its fingerprint and every later one, never an earlier one. Rows dated before
+    the first partition, and tables with neither tournament nor date, start the chain."""
+    tournaments = tables["tournaments"].with_columns(key_of(pl.col("end_date")).alias("_key"))
+    keys = sorted(tournaments["_key"].drop_nulls().unique().to_list())
+    dated_by = _DATED_BY | {p.table: p.dated_by for p in plugins() if p.dated_by}
+    keyed: dict[str, pl.DataFrame] = {}
+    undated: list[pl.DataFrame] = []
+    for name in sorted(set(tables) - _NOT_INPUTS):
+        frame = tables[name]
+        if name == "tournaments":
+            keyed[name] = tournaments
+        elif "tournament_id" in frame.columns:
+            keyed[name] = frame.join(
+                tournaments.select("tournament_id", "_key"), on="tournament_id", how="left"
+            )
+        elif name in dated_by:
+            keyed[name] = frame.with_columns(
+                key_of(pl.col(dated_by[name]).cast(pl.Date)).alias("_key")
+            )
+        else:
+            undated.append(frame)
+    first = keys[0] if keys else ""
+    digest = hashlib.sha256()
+    for frame in undated:
+        digest.update(frame.write_csv().encode())
+    for frame in keyed.values():
+        digest.update(frame.filter(pl.col("_key") < first).write_csv().encode())
+    chain = digest.hexdigest()
+    rows = []
+    for key in keys:
+        digest = hashlib.sha256(chain.encode())
+        for frame in keyed.values():
+            digest.update(frame.filter(pl.col("_key") == key).write_csv().encode())
+        chain = digest.hexdigest()
+        rows.append((key, chain))
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
 def season_fingerprints(
     tables: Mapping[str, pl.DataFrame], calendar: SeasonCalendar
 ) -> pl.DataFrame:
-    """A hash per season of everything a season's computation reads: its tournaments,
-    results and games, the rating lists and published rankings dated in it, chained with
-    the previous season's hash (lists dated before the first season start the chain), so a
-    change in an earlier season (or in a list) changes every later fingerprint and a list
-    dated in a later season changes none of the earlier ones."""
-    tournaments = tables["tournaments"]
-    seasons = sorted(tournaments["season"].unique().to_list())
-    dated = {
-        name: tables[name].with_columns(
-            calendar.season_expr(pl.col("as_of").cast(pl.Date)).alias("_season")
-        )
-        for name in ("rating_lists", "published_series")
-        if name in tables
-    }
-    first = seasons[0] if seasons else ""
-    chain = hashlib.sha256(
-        "".join(f.filter(pl.col("_season") < first).write_csv() for f in dated.values()).encode()
-    ).hexdigest()
-    rows = []
-    for season in seasons:
-        ids = tournaments.filter(pl.col("season") == season)["tournament_id"]
-        digest = hashlib.sha256(chain.encode())
-        for name in ("tournaments", "results", "games"):
-            part = tables[name].filter(pl.col("tournament_id").is_in(ids.implode()))
-            digest.update(part.write_csv().encode())
-        for frame in dated.values():
-            digest.update(frame.filter(pl.col("_season") == season).write_csv().encode())
-        chain = digest.hexdigest()
-        rows.append({"season": season, "fingerprint": chain})
-    return pl.DataFrame(rows, schema=SEASON_FINGERPRINTS.schema)
+    """`season, fingerprint` of every season holding a tournament (`_fingerprints`)."""
+    return _fingerprints(tables, calendar.season_expr, SEASON_FINGERPRINTS.schema)
+
+
+def year_fingerprints(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """`year, fingerprint` of every calendar year holding a tournament (the regional
+    circuits' partitions, `_fingerprints`)."""
+    return _fingerprints(
+        tables, lambda date: date.dt.year().cast(pl.String), YEAR_FINGERPRINTS.schema
+    )

@@ -7,21 +7,10 @@ from pathlib import Path
 
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, link, tag, write_atomic
+from pipelines.reports.layout import report_path
 from pipelines.reports.page import page
 from pipelines.reports.section import Chart, Section, chart_html, chart_id
 from pipelines.reports.sections import discover
-
-
-def season_dir(reports: Path, season: str) -> Path:
-    return reports / season
-
-
-def report_path(reports: Path, season: str) -> Path:
-    return season_dir(reports, season) / "index.html"
-
-
-def pdf_path(reports: Path, season: str) -> Path:
-    return season_dir(reports, season) / f"rapport-{season}.pdf"
 
 
 def render_season_report(

@@ -31,11 +31,13 @@ from pipelines.reports.html import (
     write_atomic,
 )
 from pipelines.reports.labels import CRITERIA, DISCIPLINES, MOVEMENT_LABELS, series_label
+from pipelines.reports.layout import PLAYERS_DIR
 from pipelines.reports.page import page, plotly_js
+from pipelines.reports.player_blocks import PlayerBlock, by_player
+from pipelines.reports.player_blocks import discover as discover_blocks
 from pipelines.reports.section import Chart, chart_html
 
 PLOTLY_ASSET = Path("assets") / "plotly.min.js"
-PLAYERS_DIR = "joueurs"
 
 
 def write_plotly_asset(reports: Path) -> Path:
@@ -187,12 +189,7 @@ class _PlayerData:
     movements: Mapping[str, pl.DataFrame]
     cote_ranking: Mapping[str, pl.DataFrame]
     elo_ranking: Mapping[str, pl.DataFrame]
-
-
-def _by_player(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    if frame.height == 0:
-        return {}
-    return {k[0]: v for k, v in frame.partition_by("player_id", as_dict=True).items()}
+    blocks: tuple[tuple[PlayerBlock, Any], ...]  # the families' blocks, each loaded once
 
 
 def _load(data: ReportData) -> _PlayerData:
@@ -204,14 +201,15 @@ def _load(data: ReportData) -> _PlayerData:
             on="player_id",
         ),
         names=data.names(),
-        cote=_by_player(data.cote_history()),
-        elo=_by_player(data.elo_history()),
-        results=_by_player(data.player_results()),
-        duplicate=_by_player(data.table("duplicate_event_scores")),
-        classification=_by_player(data.table("series_classification")),
-        movements=_by_player(data.table("series_movements")),
-        cote_ranking=_by_player(data.table("cote_ranking")),
-        elo_ranking=_by_player(data.table("elo_ranking")),
+        cote=by_player(data.cote_history()),
+        elo=by_player(data.elo_history()),
+        results=by_player(data.player_results()),
+        duplicate=by_player(data.table("duplicate_event_scores")),
+        classification=by_player(data.table("series_classification")),
+        movements=by_player(data.table("series_movements")),
+        cote_ranking=by_player(data.table("cote_ranking")),
+        elo_ranking=by_player(data.table("elo_ranking")),
+        blocks=tuple((block, block.load(data)) for block in discover_blocks()),
     )
 
 
@@ -436,17 +434,21 @@ def render_player(pid: str, d: _PlayerData) -> str:
     chart = _trajectory_chart(pid, d)
     if chart is not None:
         parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
-    blocks = [
+    core = [
         ("Classements de fin de saison", _rankings_table(pid, d)),
         ("Séries duplicate", _series_table(pid, d)),
     ]
-    for title, block in blocks:
-        if block is not None:
-            parts += [f"<h2>{esc(title)}</h2>", block]
+    for title, markup in core:
+        if markup is not None:
+            parts += [f"<h2>{esc(title)}</h2>", markup]
     if pid in d.cote:
         parts += ["<h2>Évolution de la cote, tournoi par tournoi</h2>", _cote_table(d.cote[pid])]
     if pid in d.elo:
         parts += ["<h2>Évolution de l'Elo, tournoi par tournoi</h2>", _elo_table(d.elo[pid])]
+    for block, loaded in d.blocks:
+        markup = block.render(pid, loaded)
+        if markup is not None:
+            parts += [f"<h2>{esc(block.title)}</h2>", markup]
     tournaments = _tournaments_table(pid, d)
     if tournaments is not None:
         parts += ["<h2>Tournois</h2>", tournaments]

@@ -152,4 +152,12 @@ TABLES = (
         "earlier seasons).",
         columns(("season", STR), ("fingerprint", STR)),
     ),
+    Table(
+        "year_fingerprints",
+        FAMILY,
+        "calendar year",
+        "A hash per calendar year of everything the regional circuits' computations of the "
+        "year read (chained with earlier years).",
+        columns(("year", STR), ("fingerprint", STR)),
+    ),
 )

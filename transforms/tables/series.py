@@ -139,12 +139,4 @@ TABLES = (
             ("difference", INT),
         ),
     ),
-    Table(
-        "season_builds",
-        FAMILY,
-        "season",
-        "The season fingerprint and code version the season was last built from (a season "
-        "is rebuilt when they differ).",
-        columns(("season", STR), ("fingerprint", STR)),
-    ),
 )

@@ -5,9 +5,9 @@ from collections.abc import Iterator
 import dagster as dg
 import polars as pl
 
-from pipelines.ingest.batch import ingest_files, season_fingerprints
+from pipelines.ingest.batch import ingest_files, season_fingerprints, year_fingerprints
 from pipelines.ingest.raw import quarantine, read_raw
-from pipelines.partitions import season_partitions
+from pipelines.partitions import season_partitions, year_partitions
 from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_spec
@@ -60,13 +60,18 @@ def ingest(
 
     tables = {"ingest_log": result.log, **result.tables}
     tables["season_fingerprints"] = season_fingerprints(result.tables, calendar)
+    tables["year_fingerprints"] = year_fingerprints(result.tables)
     warehouse.warehouse.replace_tables(tables)
 
-    seasons = tables["season_fingerprints"]["season"].to_list()
-    known = set(context.instance.get_dynamic_partitions(season_partitions.name))
-    new = [s for s in seasons if s not in known]
-    if new:
-        context.instance.add_dynamic_partitions(season_partitions.name, new)
+    for partitions, name, column in (
+        (season_partitions, "season_fingerprints", "season"),
+        (year_partitions, "year_fingerprints", "year"),
+    ):
+        found = tables[name][column].to_list()
+        known = set(context.instance.get_dynamic_partitions(partitions.name))
+        new = [key for key in found if key not in known]
+        if new:
+            context.instance.add_dynamic_partitions(partitions.name, new)
 
     for name in INGEST_TABLES:
         frame = tables[name]

@@ -10,8 +10,9 @@ import dagster as dg
 
 from pipelines.partitions import season_partitions
 from pipelines.reports.data import ReportData
+from pipelines.reports.layout import pdf_path, report_path
 from pipelines.reports.pdf import print_pdf
-from pipelines.reports.season import pdf_path, report_path, write_season_report
+from pipelines.reports.season import write_season_report
 from pipelines.reports.sections import discover
 from pipelines.reports.site import write_index, write_player_pages, write_plotly_asset
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource

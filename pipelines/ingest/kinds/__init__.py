@@ -10,7 +10,10 @@ table its accepted rows go to (declared in `transforms/tables`), and optionally
   other kinds' rows (by kind name, `results` included) of the files not rejected so far;
   a file with an error is rejected whole, and the checks run again until no new file is;
 - `assemble(typed)`: the table's rows from the accepted files' typed rows (by default:
-  the table's declared columns, `source_file` from `_file` when declared).
+  the table's declared columns, `source_file` from `_file` when declared);
+- `dated_by`: the date column that puts a row in its season and year, for a table
+  without `tournament_id` (the partitions' fingerprints: a change rebuilds the partitions
+  it is dated in and the later ones; an undated table without tournament rebuilds all).
 
 Nothing else in the ingest changes when a family adds a kind.
 """
@@ -38,6 +41,7 @@ class KindPlugin:
     table: str
     checks: Checks | None = None
     assemble: Assemble | None = None
+    dated_by: str | None = None
 
     def rows(self, typed: pl.DataFrame) -> pl.DataFrame:
         """The warehouse table's frame of the accepted files' rows."""

@@ -1,0 +1,1 @@
+"""The regional circuits' calendar years: what each year was built from."""
