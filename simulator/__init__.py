@@ -16,7 +16,9 @@ number of seasons and writes, in the format of `pipelines.ingest.schema`:
 Most files are UTF-8 comma-separated with canonical headers; a few have a UTF-8 BOM; about
 one in five is a semicolon-separated Windows-1252 file with CRLF line ends and French
 headers (aliases of the schema). Same seed and arguments give byte-identical files; the
-first k seasons do not depend on the number of seasons asked for.
+first k seasons do not depend on the number of seasons asked for. The rule families add
+their own files (and may adjust what is written for a season's tournaments) through
+`simulator/extensions/`, each from a random stream of its own.
 
 The package is not part of the code location: the season fingerprint
 (`pipelines.build.SEASON_CODE`) does not cover it, so editing it rebuilds nothing.
@@ -51,6 +53,7 @@ import numpy as np
 
 from pipelines.ingest.schema import DISCIPLINES
 from simulator.columns import RATING_LIST_COLUMNS
+from simulator.extensions import SeasonContext, extensions
 from simulator.season import GenerateConfig, Simulator
 from simulator.write import Table, write_csv, write_ffsc_ranking, write_tournament
 from transforms.calendar import SeasonCalendar
@@ -71,6 +74,7 @@ class GenerateSummary:
     ranking_rows: int = 0  # rows of the FFSc rankings, one file a season
     players: int = 0
     bytes: int = 0
+    extra_rows: dict[str, int] = field(default_factory=dict)  # files of the extensions
 
 
 def default_calendar() -> SeasonCalendar:
@@ -100,9 +104,12 @@ def generate(
     summary.bytes += write_csv(path, rating_table, "utf8", write_rng)
     summary.files += 1
     summary.rating_rows = ratings.rows
-    for label, tournaments in sim.seasons():
+    for index, (label, tournaments) in enumerate(sim.seasons()):
         folder = out / label
         folder.mkdir(exist_ok=True)
+        context = SeasonContext(sim, label, index, folder, tournaments, summary, config.seed)
+        for extend in extensions():
+            extend(context)
         for tour in tournaments:
             sizes = write_tournament(folder, tour, write_rng)
             summary.files += len(sizes)

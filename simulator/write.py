@@ -117,7 +117,7 @@ def write_xlsx(path: Path, sheets: list[tuple[str, Table]], rng: np.random.Gener
                 elif isinstance(value, str):
                     sheet.write_string(i, j, value)
                 else:
-                    sheet.write_number(i, j, value)  # type: ignore[arg-type]
+                    sheet.write_number(i, j, value)
     workbook.close()
     return path.stat().st_size
 

@@ -96,8 +96,8 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
     by_kind: dict[str, list[tuple[str, RawTable]]] = {
         k.name: [] for k in (*export_kinds(), PUBLISHED_SERIES)
     }
-    for path, tables in parsed.items():
-        for kind_name, table in tables.items():
+    for path, raw_tables in parsed.items():
+        for kind_name, table in raw_tables.items():
             by_kind[kind_name].append((path, table))
 
     results, results_type_errors = validate.type_frame(
@@ -157,8 +157,8 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
     first = validate.first_error_per_file([first, *cross_errors])
     headers = {
         table.where or path: table.headers
-        for path, tables in parsed.items()
-        for table in tables.values()
+        for path, raw_tables in parsed.items()
+        for table in raw_tables.values()
     }
     for row in first.iter_rows(named=True):
         rejected.setdefault(row["_file"], _message(row, headers))

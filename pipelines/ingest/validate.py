@@ -86,10 +86,10 @@ def _typed(column: str, dtype: pl.DataType) -> pl.Expr:
     return raw
 
 
-_TYPE_WORDS = {
-    pl.Int64: "n'est pas un nombre entier",
-    pl.Float64: "n'est pas un nombre",
-    pl.Date: "n'est pas une date (attendu : AAAA-MM-JJ ou JJ/MM/AAAA)",
+_TYPE_WORDS: dict[pl.DataType, str] = {
+    pl.Int64(): "n'est pas un nombre entier",
+    pl.Float64(): "n'est pas un nombre",
+    pl.Date(): "n'est pas une date (attendu : AAAA-MM-JJ ou JJ/MM/AAAA)",
 }
 
 

@@ -188,11 +188,11 @@ def cote_rankings(
     wh = warehouse.warehouse
     params = load_ranking_params(warehouse.reference)
     history = _history_before(wh, "cote_history", season, inclusive=True)
-    ranking, bars = classique_series.cote_ranking(
+    ranking, season_bars = classique_series.cote_ranking(
         history, wh.table("tournaments"), load_calendar(warehouse.reference).end(season), params
     )
     ranking = ranking.sort("rank", "player_id")
-    bars = classique_series.bars_frame(season, bars, params)
+    bars = classique_series.bars_frame(season, season_bars, params)
     wh.replace_partition("cote_ranking", ranking, "season", season)
     wh.replace_partition("classique_series_bars", bars, "season", season)
     yield dg.MaterializeResult(asset_key="cote_ranking", metadata={"rows": len(ranking)})

@@ -348,8 +348,8 @@ def parse_event_date(text: str) -> tuple[dt.date, dt.date] | None:
     iso = re.findall(r"\d{4}-\d{2}-\d{2}", plain)
     try:
         if iso:
-            days = [dt.date.fromisoformat(d) for d in iso]
-            return min(days), max(days)
+            dates = [dt.date.fromisoformat(d) for d in iso]
+            return min(dates), max(dates)
         words = re.findall(r"[a-z]+|\d+", plain)
         numbers = [int(w) for w in words if w.isdigit()]
         months = [_MONTHS[w] for w in words if w in _MONTHS]
