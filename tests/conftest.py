@@ -83,9 +83,10 @@ def raw(tmp_path: Path) -> Path:
         encoding="utf-8",
     )
     duplicate = (
-        "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série;Score;Top\n"
-        "D1;Festival de Cannes;duplicate;2024-02-11;100;Dupont;Jean;2;3;912;1000\n"
-        "D1;Festival de Cannes;duplicate;2024-02-11;104;Gérard;Zoé;1;2;950;1000\n"
+        "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série;Score;Top;"
+        "Parties\n"
+        "D1;Festival de Cannes;duplicate;2024-02-11;100;Dupont;Jean;2;3;912;1000;3\n"
+        "D1;Festival de Cannes;duplicate;2024-02-11;104;Gérard;Zoé;1;2;950;1000;3\n"
     )
     (folder / "2023-2024" / "D1.csv").write_bytes(duplicate.encode("cp1252"))
     (folder / "liste_2023-08-31.csv").write_text(
@@ -133,10 +134,10 @@ def write_evil_raw(folder: Path) -> Path:
     )
     duplicate = (
         "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,"
-        "rank,series,score,top_total\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,100,{EVIL},{EVIL_FIRST},2,3,912,1000\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,104,Gérard,Zoé,1,2,950,1000\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,101,Martin,Hélène,3,5,700,1000\n"
+        "rank,series,score,top_total,games\n"
+        f"D1,{EVIL_EVENT},duplicate,2024-02-11,100,{EVIL},{EVIL_FIRST},2,3,912,1000,3\n"
+        f"D1,{EVIL_EVENT},duplicate,2024-02-11,104,Gérard,Zoé,1,2,950,1000,3\n"
+        f"D1,{EVIL_EVENT},duplicate,2024-02-11,101,Martin,Hélène,3,5,700,1000,3\n"
     )
     (season / "D1.csv").write_text(duplicate, encoding="utf-8")
     (folder / "liste_2023-08-31.csv").write_text(

@@ -197,14 +197,14 @@ def test_missing_required_columns(raw: Path) -> None:
     )
 
 
-FRENCH_HEADER = "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série"
+FRENCH_HEADER = "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série;Parties"
 
 
 def test_message_shows_the_header_the_organiser_wrote(raw: Path) -> None:
     text = (
         f"{FRENCH_HEADER}\n"
-        "D2;Open de Tours;duplicate;2024-03-10;201;Petit;Marc;1;4\n"
-        "D2;Open de Tours;duplicate;2024-03-10;202;Roux;Léa;deux;5\n"
+        "D2;Open de Tours;duplicate;2024-03-10;201;Petit;Marc;1;4;3\n"
+        "D2;Open de Tours;duplicate;2024-03-10;202;Roux;Léa;deux;5;3\n"
     )
     assert _reject_one(raw, "D2.csv", text.encode("cp1252"))[1] == (
         "2023-2024/D2.csv, ligne 3, colonne « rank » (Rang) : « deux » n'est pas un nombre entier"
@@ -224,15 +224,16 @@ def test_workbook_message_shows_the_sheet_and_its_header(raw: Path) -> None:
     sheet = book.add_worksheet("Classement")
     rows = [
         FRENCH_HEADER,
-        "D3;Open de Tours;duplicate;2024-03-10;201;Petit;Marc;1;4",
-        "D3;Open de Tours;duplicate;2024-03-10;202;;Léa;2;5",
+        "D3;Open de Tours;duplicate;2024-03-10;201;Petit;Marc;1;4;3",
+        "D3;Open de Tours;duplicate;2024-03-10;202;;;2;5;3",
     ]
     for r, line in enumerate(rows):
         sheet.write_row(r, 0, line.split(";"))
     book.close()
     assert _reject_one(raw, "D3.xlsx", buffer.getvalue())[1] == (
-        "2023-2024/D3.xlsx [feuille Classement], ligne 3, colonne « last_name » (Nom) : valeur "
-        "vide : cette colonne doit être remplie sur chaque ligne d'un fichier de résultats"
+        "2023-2024/D3.xlsx [feuille Classement], ligne 3, colonne « last_name » (Nom) : nom et "
+        "prénom vides : écrivez au moins le nom du joueur (un joueur connu par un seul nom le "
+        "met dans « last_name » ou dans « first_name »)"
     )
 
 
@@ -525,4 +526,102 @@ def test_unsupported_file_type() -> None:
         read_export(b"nom prenom\n", "notes.txt")
     assert str(caught.value) == (
         "notes.txt : type de fichier « .txt » non pris en charge (attendu : .csv ou .xlsx)"
+    )
+
+
+# --------------------------------------------------------------------------- rule corrections
+
+
+def test_dense_ranks_are_renumbered_and_noted(raw: Path) -> None:
+    """1, 1, 2 (dense ties) become 1, 1, 3, with a note in the ingest log; the file loads."""
+    rows = [("201", "Petit", "Marc", 1), ("202", "Roux", "Léa", 1), ("203", "Vidal", "Noé", 2)]
+    (raw / "2023-2024" / "C2.csv").write_text(results_csv("C2", rows), encoding="utf-8")
+    result = _ingest(raw)
+    c2 = result.tables["results"].filter(pl.col("tournament_id") == "C2").sort("player_id")
+    assert c2["rank"].to_list() == [1, 1, 3]
+    assert _status(result)["2023-2024/C2.csv"] == (
+        "ingested",
+        "2023-2024/C2.csv : tournoi C2 : places numérotées sans saut après les ex æquo "
+        "(1, 1, 2…), renumérotées en places de compétition (1, 1, 3…)",
+    )
+    assert _status(result)["2023-2024/C1.csv"] == ("ingested", None)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "message"),
+    [
+        (
+            [1, 2, 5],
+            "2023-2024/C2.csv, ligne 4, colonne « rank » : la place 5 dépasse le nombre de "
+            "joueurs du tournoi C2 (3) : les places vont de 1 au nombre de joueurs",
+        ),
+        (
+            [1, 1, 1, 3],
+            "2023-2024/C2.csv, ligne 5, colonne « rank » : la place 3 ne suit pas les places "
+            "du tournoi C2 : à cette ligne, la place devrait être 4 (des ex æquo partagent la "
+            "meilleure place et la suivante est sautée : 1, 2, 2, 4)",
+        ),
+        (
+            [1, 3, 3, 4],
+            "2023-2024/C2.csv, ligne 3, colonne « rank » : la place 3 ne suit pas les places "
+            "du tournoi C2 : à cette ligne, la place devrait être 2 (des ex æquo partagent la "
+            "meilleure place et la suivante est sautée : 1, 2, 2, 4)",
+        ),
+    ],
+)
+def test_a_rank_above_n_or_a_gap_rejects_the_file(raw: Path, ranks: list[int], message) -> None:
+    rows = [(f"20{i}", "Nom", f"P{i}", rank) for i, rank in enumerate(ranks)]
+    assert _reject_one(raw, "C2.csv", results_csv("C2", rows).encode())[1] == message
+
+
+def test_a_duplicate_event_needs_its_games_and_a_positive_coefficient(raw: Path) -> None:
+    header = "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,"
+    no_games = header + "rank\nD2,Open,duplicate,2024-03-10,201,Petit,Marc,1\n"
+    assert _reject_one(raw, "D2.csv", no_games.encode())[1] == (
+        "2023-2024/D2.csv, ligne 2, colonne « games » : le tournoi de duplicate D2 n'indique "
+        "pas son nombre de parties : la colonne « games » est obligatoire en duplicate (les "
+        "points de classement en dépendent)"
+    )
+    zero = header + "rank,games,coefficient\nD3,Open,duplicate,2024-03-10,201,Petit,Marc,1,3,0\n"
+    assert _reject_one(raw, "D3.csv", zero.encode())[1] == (
+        "2023-2024/D3.csv, ligne 2, colonne « coefficient » : le coefficient 0.0 doit être "
+        "supérieur à 0 (il pondère les pourcentages)"
+    )
+
+
+def test_players_known_by_one_name_load_from_csv_and_xlsx(raw: Path) -> None:
+    import xlsxwriter
+
+    rows = [("201", "Suhaimi", "", 1), ("202", "", "Ngozi", 2), ("203", "Roux", "Léa", 3)]
+    (raw / "2023-2024" / "C2.csv").write_text(results_csv("C2", rows), encoding="utf-8")
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    sheet = book.add_worksheet("Résultats")
+    for r, line in enumerate(results_csv("C3", rows).splitlines()):
+        sheet.write_row(r, 0, line.split(","))
+    book.close()
+    (raw / "2023-2024" / "C3.xlsx").write_bytes(buffer.getvalue())
+    result = _ingest(raw)
+    assert result.rejected == {}
+    players = result.tables["players"].filter(pl.col("player_id").is_in(["201", "202"]))
+    assert players.select("player_id", "last_name", "first_name").sort("player_id").rows() == [
+        ("201", "Suhaimi", None),
+        ("202", None, "Ngozi"),
+    ]
+
+
+def test_a_one_name_player_in_an_aupair_file(raw: Path) -> None:
+    tou = (
+        "*M12.05.2024 Kuala Lumpur Open\n*A\n"
+        "Suhaimi              2405  +2  350   3\n"
+        "Nigel Richards        390   1    0   2\n"
+        "Ahmad Ali               0   3 2380  +1\n"
+        "*** END OF FILE ***\n"
+    )
+    (raw / "2023-2024" / "kl24.tou").write_text(tou, encoding="utf-8")
+    result = _ingest(raw)
+    assert result.rejected == {}
+    players = result.tables["players"].filter(pl.col("player_id").str.starts_with("WESPA:"))
+    assert sorted(players.select("last_name", "first_name").rows(), key=str) == sorted(
+        [("Suhaimi", None), ("Richards", "Nigel"), ("Ali", "Ahmad")], key=str
     )

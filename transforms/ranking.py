@@ -30,3 +30,16 @@ def competition_ranks(*keys: Sequence[float] | np.ndarray) -> np.ndarray:
 def competition_rank_expr(value: pl.Expr, *, descending: bool = True) -> pl.Expr:
     """Places by one column (largest first unless `descending=False`), ties sharing."""
     return value.rank("min", descending=descending).cast(pl.Int64)
+
+
+def competition_places_expr(rank: pl.Expr) -> pl.Expr:
+    """The competition place each published rank stands for: 1 + the number of players ranked
+    strictly better (1, 1, 2 → 1, 1, 3). Ranks that are already competition places are
+    unchanged; use it `.over(...)` each tournament."""
+    return rank.rank("min").cast(pl.Int64)
+
+
+def dense_ranks_expr(rank: pl.Expr) -> pl.Expr:
+    """True when the ranks are numbered densely (1, 1, 2: the distinct ranks are 1 … k with
+    ties), the numbering docs/rules.md §0 renumbers; use it `.over(...)` each tournament."""
+    return (rank.min() == 1) & (rank.max() == rank.n_unique())

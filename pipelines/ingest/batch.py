@@ -111,6 +111,7 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
         _stack(by_kind["published_series"], PUBLISHED_SERIES.columns), PUBLISHED_SERIES
     )
     results = results.with_columns(pl.col("discipline").str.to_lowercase())
+    results, notes = validate.renumber_dense_ranks(results)
     extra: dict[str, pl.DataFrame] = {}
     extra_type_errors: list[pl.DataFrame] = []
     for plugin in plugins():
@@ -123,6 +124,8 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
     errors = [
         results_type_errors,
         validate.results_errors(results),
+        validate.rank_errors(results),
+        validate.duplicate_errors(results),
         validate.tournament_owner_errors(results, RESULTS.label),
         ratings_type_errors,
         validate.rating_list_errors(ratings),
@@ -174,7 +177,11 @@ def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> Ing
     for plugin in plugins():
         frame = extra[plugin.kind.name].filter(pl.col("_file").is_in(good))
         tables[plugin.table] = plugin.rows(frame)
-    log = _log(paths, files, parsed, rejected, results, companions)
+    noted = {
+        path: "\n".join(str(ExportError(where, message)) for where, message in group)
+        for path, group in _grouped(notes.select("_file", "_where", "message").rows())
+    }
+    log = _log(paths, files, parsed, rejected, noted, results, companions)
     return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
@@ -192,6 +199,14 @@ def _message(row: Mapping[str, object], headers: Mapping[str, Mapping[str, str]]
             header=headers.get(where, {}).get(column) if isinstance(column, str) else None,
         )
     )
+
+
+def _grouped(rows: list[tuple[str, str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(file, [(where, message), …]) in file order."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for path, where, message in rows:
+        groups.setdefault(path, []).append((where, message))
+    return sorted(groups.items())
 
 
 def _published(published: pl.DataFrame, ratings: pl.DataFrame) -> pl.DataFrame:
@@ -282,6 +297,7 @@ def _log(
     files: Mapping[str, bytes],
     parsed: Mapping[str, Mapping[str, RawTable]],
     rejected: Mapping[str, str],
+    noted: Mapping[str, str],
     results: pl.DataFrame,
     companions: Mapping[str, bytes],
 ) -> pl.DataFrame:
@@ -300,7 +316,7 @@ def _log(
                 "status": "rejected" if path in rejected else "ingested",
                 "rows": sum(len(t) for t in frames.values()),
                 "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
-                "message": rejected.get(path),
+                "message": rejected.get(path, noted.get(path)),
             }
         )
     return pl.DataFrame(rows, schema=INGEST_LOG.schema)

@@ -21,6 +21,7 @@ from pipelines.ingest.schema import (
     TOURNAMENT_COLUMNS,
     Kind,
 )
+from transforms.ranking import competition_places_expr, dense_ranks_expr
 
 ERROR_SCHEMA = {
     "_file": pl.String,
@@ -103,6 +104,8 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
     for col in kind.required:
         if kind is GAMES and col in _OPTIONAL_IN_GAMES:
             continue
+        if kind is RESULTS and col in _NAMES:
+            continue
         errors.append(
             _error_rows(
                 cleaned,
@@ -129,8 +132,25 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
                 check=2,
             )
         )
+    if kind is RESULTS:
+        # Players known by one name (Malaysia, Indonesia, parts of Africa): one of the two
+        # name columns may be empty, not both.
+        errors.append(
+            _error_rows(
+                cleaned,
+                pl.col("last_name").is_null() & pl.col("first_name").is_null(),
+                "last_name",
+                pl.lit(
+                    "nom et prénom vides : écrivez au moins le nom du joueur (un joueur connu "
+                    "par un seul nom le met dans « last_name » ou dans « first_name »)"
+                ),
+                check=1,
+            )
+        )
     return typed, pl.concat(errors) if errors else empty_errors()
 
+
+_NAMES = frozenset({"last_name", "first_name"})
 
 # A bye has no opponent and no opponent score; an event without scores has none at all.
 _OPTIONAL_IN_GAMES = frozenset({"opponent_id", "player_score", "opponent_score"})
@@ -138,6 +158,128 @@ _OPTIONAL_IN_GAMES = frozenset({"opponent_id", "player_score", "opponent_score"}
 
 def _first_row_per_group(keys: list[str]) -> pl.Expr:
     return pl.col("_row").min().over(keys)
+
+
+_TOURNAMENT = ["_file", "tournament_id"]
+
+
+def renumber_dense_ranks(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Results with densely numbered ranks (1, 1, 2) renumbered to competition places
+    (1, 1, 3), docs/rules.md §0, and one note per tournament renumbered (`_file, _where,
+    tournament_id, message`)."""
+    rank = pl.col("rank")
+    places = competition_places_expr(rank).over(_TOURNAMENT)
+    keyed = typed.filter(pl.col("tournament_id").is_not_null())
+    needs = (
+        keyed.filter(rank.is_not_null())
+        .with_columns(
+            _dense=dense_ranks_expr(rank).over(_TOURNAMENT),
+            _differs=(rank != places).any().over(_TOURNAMENT),
+        )
+        .filter(pl.col("_dense") & pl.col("_differs"))
+        .select(*_TOURNAMENT, "_where")
+        .unique(_TOURNAMENT, keep="first", maintain_order=True)
+    )
+    if needs.height == 0:
+        return typed, needs.with_columns(pl.lit(None, dtype=pl.String).alias("message"))
+    marked = typed.join(needs.select(*_TOURNAMENT, _fix=pl.lit(True)), on=_TOURNAMENT, how="left")
+    renumbered = marked.with_columns(
+        pl.when(pl.col("_fix") & rank.is_not_null())
+        .then(competition_places_expr(rank).over(_TOURNAMENT))
+        .otherwise(rank)
+        .alias("rank")
+    ).drop("_fix")
+    notes = needs.select(
+        *_TOURNAMENT,
+        "_where",
+        pl.format(
+            "tournoi {} : places numérotées sans saut après les ex æquo (1, 1, 2…), "
+            "renumérotées en places de compétition (1, 1, 3…)",
+            pl.col("tournament_id"),
+        ).alias("message"),
+    )
+    return renumbered, notes
+
+
+def rank_errors(typed: pl.DataFrame) -> pl.DataFrame:
+    """Ranks must be the competition places 1..N of each tournament (docs/rules.md §0):
+    the first row whose rank is above N or leaves a gap rejects its file."""
+    rank = pl.col("rank")
+    ranked = typed.filter(pl.col("tournament_id").is_not_null() & (rank >= 1)).with_columns(
+        _n=pl.len().over(_TOURNAMENT),
+        _place=competition_places_expr(rank).over(_TOURNAMENT),
+    )
+    return pl.concat(
+        [
+            _error_rows(
+                ranked,
+                rank > pl.col("_n"),
+                "rank",
+                pl.format(
+                    "la place {} dépasse le nombre de joueurs du tournoi {} ({}) : les places "
+                    "vont de 1 au nombre de joueurs",
+                    rank,
+                    pl.col("tournament_id"),
+                    pl.col("_n"),
+                ),
+                check=3,
+            ),
+            _error_rows(
+                ranked,
+                (rank <= pl.col("_n")) & (rank != pl.col("_place")),
+                "rank",
+                pl.format(
+                    "la place {} ne suit pas les places du tournoi {} : à cette ligne, la "
+                    "place devrait être {} (des ex æquo partagent la meilleure place et la "
+                    "suivante est sautée : 1, 2, 2, 4)",
+                    rank,
+                    pl.col("tournament_id"),
+                    pl.col("_place"),
+                ),
+                check=3,
+            ),
+        ]
+    )
+
+
+def duplicate_errors(typed: pl.DataFrame) -> pl.DataFrame:
+    """A duplicate tournament needs its number of games (its classification points depend
+    on it); an event's coefficient, where given, must be above 0."""
+    duplicate = typed.filter(pl.col("discipline").str.to_lowercase() == "duplicate")
+    first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
+    return pl.concat(
+        [
+            _error_rows(
+                duplicate,
+                pl.col("games").is_null().all().over(_TOURNAMENT) & first_row,
+                "games",
+                pl.format(
+                    "le tournoi de duplicate {} n'indique pas son nombre de parties : la "
+                    "colonne « games » est obligatoire en duplicate (les points de classement "
+                    "en dépendent)",
+                    pl.col("tournament_id"),
+                ),
+                check=3,
+            ),
+            _error_rows(
+                duplicate,
+                pl.col("games") < 1,
+                "games",
+                pl.format("{} parties : un tournoi en compte au moins une", pl.col("games")),
+                check=3,
+            ),
+            _error_rows(
+                typed,
+                pl.col("coefficient") <= 0,
+                "coefficient",
+                pl.format(
+                    "le coefficient {} doit être supérieur à 0 (il pondère les pourcentages)",
+                    pl.col("coefficient"),
+                ),
+                check=3,
+            ),
+        ]
+    )
 
 
 def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
