@@ -1,4 +1,4 @@
-"""RULES §1: the classique cote, its tournament parameters, rankings and series bars."""
+"""docs/rules.md §1: the classique cote, its tournament parameters, rankings and series bars."""
 
 from __future__ import annotations
 

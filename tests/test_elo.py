@@ -1,4 +1,4 @@
-"""RULES §2: Elo — expected score, K rules, FIDE switches, the pass, the calculator CLI."""
+"""docs/rules.md §2: Elo — expected score, K rules, FIDE switches, the pass, the calculator CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES §3: %N1–%N4 zones, PC, weighted means, super-série, cascade, sub-series."""
+"""docs/rules.md §3: %N1–%N4 zones, PC, weighted means, super-série, cascade, sub-series."""
 
 from __future__ import annotations
 

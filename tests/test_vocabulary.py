@@ -93,7 +93,7 @@ def test_rounding_half_away_from_zero() -> None:
         2,
         -2,
     ]
-    assert round_half_away(Fraction(-500, 3)) == -167  # RULES §1: PJ of d = −500
+    assert round_half_away(Fraction(-500, 3)) == -167  # docs/rules.md §1: PJ of d = −500
     assert divide_half_away(np.array([5, -5, 7, -7, 4, -4]), 2).tolist() == [3, -3, 4, -4, 2, -2]
     assert divide_half_away(250, np.array([1, 2, 5, 10])).tolist() == [250, 125, 50, 25]
     assert round_half_away_array(np.array([15.5, -15.5, 0.49])).tolist() == [16.0, -16.0, 0.0]

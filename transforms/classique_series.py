@@ -1,4 +1,4 @@
-"""Published rankings of the cote and of Elo, and the classique series (RULES §1).
+"""Published rankings of the cote and of Elo, and the classique series (docs/rules.md §1).
 
 Pure transforms over `cote_history` / `elo_history` and `tournaments`.
 

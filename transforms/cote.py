@@ -23,7 +23,7 @@ Decisions taken here, where the rules are silent:
   wins; the missing ones come from the category table, keyed by category (compared
   trimmed and case-insensitively) and number of games: the row with the largest
   `min_games` not above the tournament's games (a tournament without a number of games
-  takes the category's row with the smallest `min_games`). The Joker-share band of RULES
+  takes the category's row with the smallest `min_games`). The Joker-share band of docs/rules.md
   §1 is not modelled: no source gives its bands, and a tournament export may state PJmin
   and PJmax explicitly.
 - A published rank must lie in 1..N (N = players rated in the tournament); a player
@@ -78,7 +78,7 @@ class CategoryParams:
 
 @dataclass(frozen=True)
 class CoteParams:
-    """Every parameter of RULES §1."""
+    """Every parameter of docs/rules.md §1."""
 
     initial_cote: int
     series_equivalence: Mapping[str, int]
@@ -186,7 +186,7 @@ def rate_tournament(
 
 
 def ordered_tournaments(tournaments: pl.DataFrame, disciplines: Sequence[str]) -> pl.DataFrame:
-    """The tournaments of the given disciplines in event order (RULES §0), with `start`."""
+    """The tournaments of the given disciplines in event order (docs/rules.md §0), with `start`."""
     return ordered_events(
         tournaments.filter(pl.col("discipline").is_in(list(disciplines)))
     ).with_columns(start=pl.coalesce("start_date", "end_date"))

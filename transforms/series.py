@@ -1,4 +1,4 @@
-"""Duplicate series (RULES §3): %N1–%N4 and PC per event, season standings, super-série,
+"""Duplicate series (docs/rules.md §3): %N1–%N4 and PC per event, season standings, super-série,
 end-of-season cascade with barres d'accès, sub-series, movements, provisional classification.
 
 Pure Polars transforms; parameters arrive as the dataclasses below (loaded from
@@ -695,7 +695,7 @@ def season_series_from_classification(classification: pl.DataFrame) -> pl.DataFr
 # The provisional classification after event k is the cascade of §3 over the standings of
 # the events 1..k (population: the players with a result so far plus the season's new
 # licensees, who are series 7 until their first result). It is computed in one pass over
-# the season's events in RULES §0 order: each player's standings after each event they
+# the season's events in docs/rules.md §0 order: each player's standings after each event they
 # played are cumulative sums over the (player, event) table, computed once; after event k
 # only the players of event k change their sums. `_CascadeState` keeps everyone's current
 # values and, per criterion, their sorted values (updated by deleting and inserting the
@@ -998,7 +998,7 @@ def provisional_as_of(
     rows of `provisional_changes` (one season): each player's latest row up to that event.
 
     `order`: the season's events — a frame with `tournament_id` (and the dates), put in
-    RULES §0 order by `ordered_events`, or tournament ids already in that order.
+    docs/rules.md §0 order by `ordered_events`, or tournament ids already in that order.
     """
     ids = (
         ordered_events(order).get_column("tournament_id").to_list()

@@ -24,7 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "elo",
         help="Elo calculator: expected score and rating change of one game",
         description="Expected score, win-probability framing and Elo change of one game "
-        "(RULES §2). Defaults come from data/reference/elo.yaml.",
+        "(docs/rules.md §2). Defaults come from data/reference/elo.yaml.",
     )
     elo_p.add_argument("--rating", type=float, required=True, help="your rating")
     elo_p.add_argument("--opponent", type=float, required=True, help="the opponent's rating")
@@ -43,7 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     elo_p.add_argument("--json", action="store_true", help="print exact values as JSON")
     elo_p.set_defaults(func=run_elo)
 
-    cote_p = subparsers.add_parser("cote", help="The classique cote (RULES §1)")
+    cote_p = subparsers.add_parser("cote", help="The classique cote (docs/rules.md §1)")
     cote_sub = cote_p.add_subparsers(dest="cote_command", required=True, metavar="ACTION")
     explain = cote_sub.add_parser(
         "explain",

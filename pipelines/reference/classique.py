@@ -48,7 +48,7 @@ def load_cote_categories(reference_dir: Path) -> tuple[CategoryParams, ...]:
 
 
 def load_cote_params(reference_dir: Path) -> CoteParams:
-    """Every parameter of RULES §1 (cote.yaml and cote_categories.csv)."""
+    """Every parameter of docs/rules.md §1 (cote.yaml and cote_categories.csv)."""
     path = Path(reference_dir) / "cote.yaml"
     data = read_yaml(path)
     divisors = tuple(int(d) for d in require(data, "bonus_divisors", path))

@@ -1,1 +1,1 @@
-"""Classique ratings: cote, Elo, rankings and classique series (RULES §1, §2)."""
+"""Classique ratings: cote, Elo, rankings and classique series (docs/rules.md §1, §2)."""
