@@ -1,4 +1,4 @@
-"""Loaders of the duplicate-series parameters (docs/rules.md §3): `series_quotas.csv`, `series.yaml`."""
+"""Loaders of the duplicate-series parameters (docs/rules.md §3): quotas and series.yaml."""
 
 from __future__ import annotations
 

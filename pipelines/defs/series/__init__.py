@@ -1,1 +1,1 @@
-"""Duplicate series (docs/rules.md §3): event percentages, standings, barres d'accès, provisional."""
+"""Duplicate series (docs/rules.md §3): event percentages, standings, barres d'accès."""
