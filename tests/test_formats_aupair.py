@@ -334,9 +334,9 @@ def test_utf16_file_is_refused() -> None:
     with pytest.raises(ExportError) as caught:
         aupair.parse(data, "TT2006.tou")
     assert str(caught.value) == (
-        "TT2006.tou, ligne 1 : le fichier n'est pas un texte brut en UTF-8, Windows-1252 ou "
-        "Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le de nouveau en texte "
-        "brut (ANSI ou UTF-8)"
+        "TT2006.tou, ligne 1 : le fichier n'est pas un texte UTF-8, Windows-1252 ou "
+        "Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le de nouveau en "
+        "texte UTF-8 (« CSV UTF-8 » dans un tableur)"
     )
 
 

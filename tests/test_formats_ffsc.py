@@ -333,9 +333,9 @@ def test_bad_cells() -> None:
     with pytest.raises(ExportError) as caught:
         ffsc.parse(text.encode("utf-16"), NAME)
     assert str(caught.value) == (
-        "ffsc/classement_2019-06-30.csv, ligne 1 : le fichier n'est pas un texte brut en "
-        "UTF-8, Windows-1252 ou Latin-1 (il semble être en UTF-16 ou binaire) : "
-        "enregistrez-le de nouveau en texte brut (ANSI ou UTF-8)"
+        "ffsc/classement_2019-06-30.csv, ligne 1 : le fichier n'est pas un texte UTF-8, "
+        "Windows-1252 ou Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le "
+        "de nouveau en texte UTF-8 (« CSV UTF-8 » dans un tableur)"
     )
 
 

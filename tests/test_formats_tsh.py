@@ -223,9 +223,9 @@ def test_malformed_line_and_utf16() -> None:
     with pytest.raises(ExportError) as caught:
         tsh.parse(_data().decode("latin-1").encode("utf-16-le"), NAME, _config())
     assert str(caught.value) == (
-        "open-lyon-2024/a.t, ligne 1 : le fichier n'est pas un texte brut en UTF-8, "
-        "Windows-1252 ou Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le de "
-        "nouveau en texte brut (ANSI ou UTF-8)"
+        "open-lyon-2024/a.t, ligne 1 : le fichier n'est pas un texte UTF-8, "
+        "Windows-1252 ou Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le "
+        "de nouveau en texte UTF-8 (« CSV UTF-8 » dans un tableur)"
     )
 
 

@@ -61,9 +61,9 @@ C2 = [("201", "Petit", "Marc", 1), ("202", "Roux", "Léa", 2)]
 def test_wrong_encoding(raw: Path) -> None:
     content = results_csv("C2", C2).encode("utf-16")
     assert _reject_one(raw, "C2.csv", content)[1] == (
-        "2023-2024/C2.csv, ligne 1 : le fichier n'est pas un texte UTF-8 ou Windows-1252 (il "
-        "semble être en UTF-16) : enregistrez-le de nouveau en CSV UTF-8 ou en CSV "
-        "(séparateur ; ou ,)"
+        "2023-2024/C2.csv, ligne 1 : le fichier n'est pas un texte UTF-8, Windows-1252 "
+        "ou Latin-1 (il semble être en UTF-16 ou binaire) : enregistrez-le de nouveau "
+        "en texte UTF-8 (« CSV UTF-8 » dans un tableur)"
     )
 
 
@@ -384,7 +384,7 @@ SINGLE_FILE_CASES = [
         "l.csv",
         f"{_LIST}\n300,2024-01-01\x81\n".encode("latin-1"),
         "2023-2024/l.csv, ligne 2 : l'octet 0x81 n'est ni du texte UTF-8 ni du Windows-1252 : "
-        "enregistrez de nouveau le fichier en CSV UTF-8",
+        "enregistrez de nouveau en texte UTF-8 (« CSV UTF-8 » dans un tableur)",
     ),
     (
         "l.csv",

@@ -79,19 +79,66 @@ def _stack(tables: list[tuple[str, RawTable]], columns: tuple[str, ...]) -> pl.D
     return pl.DataFrame({**data, "_row": rows, "_file": paths, "_where": wheres}, schema=schema)
 
 
-def ingest_files(files: Mapping[str, bytes], *, calendar: SeasonCalendar) -> IngestResult:
-    """Read, check and assemble every raw export (keyed by its path relative to the raw folder)."""
-    paths = sorted(files)
-    companions = {p: files[p] for p in paths if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
-    rejected: dict[str, str] = {}
+def ingest_files(
+    files: Mapping[str, bytes],
+    *,
+    calendar: SeasonCalendar,
+    refused: Mapping[str, str] | None = None,
+) -> IngestResult:
+    """Read, check and assemble every raw export (keyed by its path relative to the raw
+    folder). `refused`: files rejected before reading (`raw.refused_paths`), by key.
+
+    Any failure while reading one file rejects that file, by name, never the build: the
+    readers' own errors name the row and column; anything else is caught per file; and if
+    the checks of all files at once fail on an unforeseen value, each file is checked
+    alone to find and reject the ones that fail."""
+    paths = sorted({*files, *(refused or {})})
+    companions = {p: files[p] for p in files if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
+    rejected: dict[str, str] = dict(refused or {})
     parsed: dict[str, dict[str, RawTable]] = {}
     for path in paths:
-        if path in companions:
+        if path in companions or path in rejected:
             continue
         try:
             parsed[path] = read_export(files[path], path, companions)
         except ExportError as err:
             rejected[path] = str(err)
+        except Exception as err:
+            rejected[path] = _unexpected(path, err)
+    try:
+        return _checked(files, paths, companions, parsed, rejected, calendar)
+    except Exception:
+        for path in list(parsed):
+            try:
+                _checked(files, [path], {}, {path: parsed[path]}, {}, calendar)
+            except Exception as err:
+                rejected[path] = _unexpected(path, err)
+                del parsed[path]
+        return _checked(files, paths, companions, parsed, rejected, calendar)
+
+
+def _unexpected(path: str, err: Exception) -> str:
+    """The message of a file that failed in a way no check foresaw."""
+    detail = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+    return str(
+        ExportError(
+            path,
+            f"le fichier n'a pas pu être lu ({detail}) : vérifiez qu'il s'agit bien d'un "
+            "export de tournoi, enregistré de nouveau depuis le logiciel ou le tableur",
+        )
+    )
+
+
+def _checked(
+    files: Mapping[str, bytes],
+    paths: list[str],
+    companions: Mapping[str, bytes],
+    parsed: dict[str, dict[str, RawTable]],
+    rejected: dict[str, str],
+    calendar: SeasonCalendar,
+) -> IngestResult:
+    """Type, check and assemble the parsed files (all at once)."""
+    rejected = dict(rejected)
 
     by_kind: dict[str, list[tuple[str, RawTable]]] = {
         k.name: [] for k in (*export_kinds(), PUBLISHED_SERIES)
@@ -311,7 +358,7 @@ def _log(
         rows.append(
             {
                 "path": path,
-                "sha256": sha256(files[path]),
+                "sha256": sha256(files[path]) if path in files else None,
                 "kinds": kinds,
                 "status": "rejected" if path in rejected else "ingested",
                 "rows": sum(len(t) for t in frames.values()),

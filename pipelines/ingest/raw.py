@@ -17,8 +17,9 @@ EXPORT_SUFFIXES = frozenset({".csv", ".xlsx", ".tou", ".t"})
 COMPANION_SUFFIXES = frozenset({".tsh"})
 
 
-def export_paths(raw_dir: Path) -> list[Path]:
-    """Every export below raw_dir (any depth), in path order; hidden files are skipped."""
+def _candidates(raw_dir: Path) -> list[Path]:
+    """Every file below raw_dir (any depth) with an export's suffix, hidden ones skipped,
+    in path order; links included."""
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
     found = []
@@ -26,22 +27,67 @@ def export_paths(raw_dir: Path) -> list[Path]:
         rel = path.relative_to(raw_dir)
         if any(part.startswith((".", "~$")) for part in rel.parts):
             continue
-        if path.is_file() and path.suffix.lower() in EXPORT_SUFFIXES | COMPANION_SUFFIXES:
+        if path.suffix.lower() in EXPORT_SUFFIXES | COMPANION_SUFFIXES and (
+            path.is_file() or path.is_symlink()
+        ):
             found.append(path)
-    return sorted(found, key=lambda p: p.relative_to(raw_dir).as_posix())
+    return sorted(found, key=lambda p: key_of(p, raw_dir))
+
+
+def key_of(path: Path, raw_dir: Path) -> str:
+    """A file's key: its path relative to the raw folder (POSIX); a name that is not valid
+    UTF-8 shows its stray bytes as backslash escapes (`\\xff`)."""
+    rel = path.relative_to(raw_dir).as_posix()
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return path.resolve(strict=True).is_relative_to(root)
+    except OSError:  # a broken link, a loop
+        return False
+
+
+def export_paths(raw_dir: Path) -> list[Path]:
+    """Every export below raw_dir that is a file of the raw folder (a link is followed only
+    when it stays inside it), in path order; hidden files are skipped."""
+    root = raw_dir.resolve()
+    return [p for p in _candidates(raw_dir) if _inside(p, root) and p.is_file()]
+
+
+def refused_paths(raw_dir: Path) -> dict[str, str]:
+    """Files of the raw folder the ingest refuses without reading them, keyed like
+    `read_raw`, with the organiser's message: a link leading out of the raw folder (it is
+    never followed, nor copied to the quarantine), a name that is not valid UTF-8."""
+    root = raw_dir.resolve()
+    refused: dict[str, str] = {}
+    for path in _candidates(raw_dir):
+        key = key_of(path, raw_dir)
+        if not _inside(path, root):
+            refused[key] = (
+                f"{key} : ce lien mène hors du dossier des exports (ou nulle part) : il n'est "
+                "pas lu ; copiez le fichier lui-même dans le dossier"
+            )
+        elif key != path.relative_to(raw_dir).as_posix():
+            refused[key] = (
+                f"{key} : le nom du fichier n'est pas écrit en UTF-8 (caractères « \\x… ») : "
+                "renommez-le"
+            )
+    return refused
 
 
 def read_raw(raw_dir: Path) -> dict[str, bytes]:
     """The bytes of every export, keyed by its path relative to raw_dir (POSIX)."""
-    return {p.relative_to(raw_dir).as_posix(): p.read_bytes() for p in export_paths(raw_dir)}
+    return {key_of(p, raw_dir): p.read_bytes() for p in export_paths(raw_dir)}
 
 
 def fingerprint(raw_dir: Path) -> dict[str, str]:
     """Content hash of every export, keyed like `read_raw`."""
-    return {
-        p.relative_to(raw_dir).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+    hashes = {
+        key_of(p, raw_dir): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in export_paths(raw_dir)
     }
+    return hashes | dict.fromkeys(refused_paths(raw_dir), "refused")
 
 
 def folder_digest(hashes: Mapping[str, str]) -> str:
@@ -70,14 +116,15 @@ def quarantine(
 ) -> dict[str, str]:
     """Copy each rejected file to `folder` with a `.reason.txt` beside it (`reason_note`);
     returns the quarantine path of each. The folder is emptied first: it reflects the
-    last run."""
+    last run. A file refused without being read (`refused_paths`) gets its note only."""
     if folder.exists():
         shutil.rmtree(folder)
     out: dict[str, str] = {}
     for path, message in sorted(rejected.items()):
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(files[path])
+        if path in files:  # a refused link is not followed, so there is nothing to copy
+            target.write_bytes(files[path])
         note = target.with_name(target.name + ".reason.txt")
         note.write_text(reason_note(message), encoding="utf-8")
         out[path] = str(target)

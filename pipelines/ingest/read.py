@@ -19,36 +19,12 @@ import polars as pl
 
 from pipelines.ingest.errors import ExportError, quantity
 from pipelines.ingest.schema import Kind, export_kinds, normalise_header
+from pipelines.ingest.text import decode
 
 # TSH reads the event's name and date from this file beside its `.t` division files.
 TSH_CONFIG = "config.tsh"
 
 _USE_SEPARATOR = "séparez les colonnes par des virgules (,) ou des points-virgules (;)"
-
-
-def decode(data: bytes, name: str) -> str:
-    """Text of a file in UTF-8 (with or without BOM) or Windows-1252, detected."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
-        raise ExportError(
-            name,
-            "le fichier n'est pas un texte UTF-8 ou Windows-1252 (il semble être en UTF-16) : "
-            "enregistrez-le de nouveau en CSV UTF-8 ou en CSV (séparateur ; ou ,)",
-            row=1,
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise ExportError(
-            name,
-            f"l'octet 0x{data[err.start]:02X} n'est ni du texte UTF-8 ni du Windows-1252 : "
-            "enregistrez de nouveau le fichier en CSV UTF-8",
-            row=line,
-        ) from None
 
 
 def _hits(kind: Kind, header: Sequence[str]) -> int:
@@ -184,9 +160,11 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
     width = len(header)
     rows: list[list[str]] = []
     numbers: list[int] = []
+    ended = reader.line_num  # the last line of the previous record
     try:
         for fields in reader:
-            line = reader.line_num
+            # a quoted value may span several lines: a record starts after the previous one
+            line, ended = ended + 1, reader.line_num
             if not any(f.strip() for f in fields):
                 continue
             if len(fields) != width:
@@ -200,7 +178,7 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
             rows.append(fields)
             numbers.append(line)
     except csv.Error as err:
-        raise ExportError(name, f"ligne illisible ({err})", row=reader.line_num + 1) from None
+        raise ExportError(name, f"ligne illisible ({err})", row=ended + 1) from None
     if not rows:
         raise ExportError(
             name, "le fichier a une ligne d'en-tête mais aucune ligne de données", row=1
@@ -222,9 +200,30 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def _rows_of_sheet(values: Iterable[Sequence[object]]) -> list[tuple[int, list[str]]]:
+# A workbook larger than this once unzipped is refused before it is read (a few hundred
+# thousand rows at most fit in it; a "zip bomb" of gigabytes never reaches the reader).
+MAX_UNZIPPED_BYTES = 200_000_000
+
+
+def _rows_of_sheet(
+    values: Iterable[Sequence[object]], formulas: Iterable[Sequence[object]], where: str
+) -> list[tuple[int, list[str]]]:
+    """The non-empty rows of a sheet, numbered as the spreadsheet shows them. A formula
+    whose value the workbook does not hold (saved by a program that does not compute) is
+    refused: read as empty, it would lose a score silently."""
     out = []
-    for number, row in enumerate(values, start=1):
+    for number, (row, formula_row) in enumerate(zip(values, formulas, strict=False), start=1):
+        for column, (value, formula) in enumerate(zip(row, formula_row, strict=False), start=1):
+            if value is None and isinstance(formula, str) and formula.startswith("="):
+                from openpyxl.utils import get_column_letter
+
+                raise ExportError(
+                    where,
+                    f"la cellule {get_column_letter(column)}{number} contient la formule "
+                    f"« {formula} » sans sa valeur calculée : ouvrez le classeur dans un "
+                    "tableur et enregistrez-le (ou remplacez la formule par sa valeur)",
+                    row=number,
+                )
         cells = [_cell_text(v) for v in row]
         if any(cells):
             out.append((number, cells))
@@ -238,16 +237,29 @@ def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
     from openpyxl import load_workbook
 
     try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unzipped = sum(info.file_size for info in archive.infolist())
+        if unzipped > MAX_UNZIPPED_BYTES:
+            raise ExportError(
+                name,
+                f"le classeur occupe {unzipped / 1e6:,.0f} Mo une fois décompressé (plus de "
+                f"{MAX_UNZIPPED_BYTES / 1e6:,.0f} Mo) : ce n'est pas un export de tournoi".replace(
+                    ",", " "
+                ),
+            )
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        formulas = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as err:
         raise ExportError(
             name, f"ce n'est pas un classeur XLSX lisible (fichier endommagé ou tronqué : {err})"
         ) from None
     frames: dict[str, RawTable] = {}
     try:
-        for sheet in workbook.worksheets:
+        for sheet, formula_sheet in zip(workbook.worksheets, formulas.worksheets, strict=True):
             where = f"{name} [feuille {sheet.title}]"
-            rows = _rows_of_sheet(sheet.iter_rows(values_only=True))
+            rows = _rows_of_sheet(
+                sheet.iter_rows(values_only=True), formula_sheet.iter_rows(values_only=True), where
+            )
             if not rows:
                 continue
             header_at = None
@@ -296,6 +308,7 @@ def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
             )
     finally:
         workbook.close()
+        formulas.close()
     if not frames:
         raise ExportError(name, "le classeur ne contient aucune donnée")
     return frames

@@ -69,22 +69,70 @@ def _clean(frame: pl.DataFrame, kind: Kind) -> pl.DataFrame:
     )
 
 
+# Bounds of what an export may hold: beyond them a value is refused, not truncated.
+MAX_NUMBER = 1e15  # whole numbers stay exact as Int64 and as Float64
+FIRST_YEAR, LAST_YEAR = 1900, 2199
+MAX_TEXT = 1000  # characters of any value
+MAX_ID = 64  # characters of an identifier (licence, tournament)
+ID_COLUMNS = frozenset({"tournament_id", "player_id", "opponent_id", "first_player_id"})
+_ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
+_FRENCH_DATE = r"^\d{1,2}/\d{1,2}/\d{4}$"
+_TWO_DIGIT_YEAR = r"^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}$"
+
+
 def _typed(column: str, dtype: pl.DataType) -> pl.Expr:
     raw = pl.col(column)
     if dtype == pl.Int64:
         compact = raw.str.replace_all(r"[\s\u00a0\u202f]", "")
-        ok = compact.str.contains(_INT_PATTERN)
-        return pl.when(ok).then(compact.cast(pl.Float64, strict=False)).cast(pl.Int64).alias(column)
+        number = compact.cast(pl.Float64, strict=False)
+        ok = compact.str.contains(_INT_PATTERN) & (number.abs() < MAX_NUMBER)
+        return pl.when(ok).then(number).cast(pl.Int64, strict=False).alias(column)
     if dtype == pl.Float64:
         compact = raw.str.replace_all(r"[\s\u00a0\u202f]", "").str.replace(",", ".")
-        ok = compact.str.contains(_FLOAT_PATTERN)
-        return pl.when(ok).then(compact.cast(pl.Float64, strict=False)).alias(column)
+        number = compact.cast(pl.Float64, strict=False)
+        ok = compact.str.contains(_FLOAT_PATTERN) & (number.abs() < MAX_NUMBER)
+        return pl.when(ok).then(number).alias(column)
     if dtype == pl.Date:
-        return pl.coalesce(
-            raw.str.to_date("%Y-%m-%d", strict=False),
-            raw.str.to_date("%d/%m/%Y", strict=False),
-        ).alias(column)
+        date = pl.coalesce(
+            pl.when(raw.str.contains(_ISO_DATE)).then(raw.str.to_date("%Y-%m-%d", strict=False)),
+            pl.when(raw.str.contains(_FRENCH_DATE)).then(raw.str.to_date("%d/%m/%Y", strict=False)),
+        )
+        return pl.when(date.dt.year().is_between(FIRST_YEAR, LAST_YEAR)).then(date).alias(column)
     return raw
+
+
+def _type_message(column: str, dtype: pl.DataType) -> pl.Expr:
+    """Why a value does not fit its column's type."""
+    raw = pl.col(column)
+    if dtype == pl.Date:
+        parsed = pl.coalesce(
+            raw.str.to_date("%Y-%m-%d", strict=False), raw.str.to_date("%d/%m/%Y", strict=False)
+        )
+        return (
+            pl.when(raw.str.contains(_TWO_DIGIT_YEAR))
+            .then(
+                pl.format(
+                    "« {} » : une année à deux chiffres est ambiguë (1924 ou 2024 ?) : "
+                    "écrivez l'année en entier (AAAA-MM-JJ ou JJ/MM/AAAA)",
+                    raw,
+                )
+            )
+            .when(parsed.is_not_null())
+            .then(
+                pl.format(
+                    f"« {{}} » : une date de tournoi entre {FIRST_YEAR} et {LAST_YEAR} est "
+                    "attendue",
+                    raw,
+                )
+            )
+            .otherwise(pl.format("« {} » " + _TYPE_WORDS[dtype], raw))
+        )
+    number = raw.str.replace_all(r"[\s\u00a0\u202f]", "").str.replace(",", ".")
+    return (
+        pl.when(number.cast(pl.Float64, strict=False).abs() >= MAX_NUMBER)
+        .then(pl.format("« {} » : nombre démesuré pour cette colonne", raw))
+        .otherwise(pl.format("« {} » " + _TYPE_WORDS[dtype], raw))
+    )
 
 
 _TYPE_WORDS: dict[pl.DataType, str] = {
@@ -123,12 +171,20 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
         if dtype == pl.String:
             continue
         bad = pl.col(col).is_not_null() & typed[col].is_null()
+        errors.append(_error_rows(cleaned, bad, col, _type_message(col, dtype), check=2))
+    for col in kind.columns:
+        if kind.dtypes[col] != pl.String:
+            continue
+        length = pl.col(col).str.len_chars()
+        limit = MAX_ID if col in ID_COLUMNS else MAX_TEXT
         errors.append(
             _error_rows(
                 cleaned,
-                bad,
+                length > limit,
                 col,
-                pl.format("« {} » " + _TYPE_WORDS[dtype], pl.col(col)),
+                pl.format(
+                    f"valeur de {{}} caractères : {limit} au plus dans cette colonne", length
+                ),
                 check=2,
             )
         )

@@ -24,7 +24,7 @@ from types import ModuleType
 
 import polars as pl
 
-from pipelines.ingest.errors import ExportError
+from pipelines.ingest.text import decode
 
 FORMAT_NAMES = ("aupair", "tsh", "ffsc")
 
@@ -36,30 +36,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def decode_text(data: bytes, name: str, legacy: str = "cp1252") -> str:
-    """Text of a file: UTF-8 (BOM or not) when it is valid UTF-8, else `legacy`.
-
-    `legacy` is the encoding the software writes by default (Windows-1252 for AUPAIR and
-    the FFSc export, ISO-8859-1 for TSH). Bytes Windows-1252 leaves undefined are read as
-    Latin-1. UTF-16/UTF-32 files (BOM or NUL bytes) are refused with a clear message.
-    """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
-        bom = data.startswith((b"\xff\xfe", b"\xfe\xff"))
-        row = 1 if bom else data[: data.find(b"\x00")].count(b"\n") + 1
-        raise ExportError(
-            name,
-            "le fichier n'est pas un texte brut en UTF-8, Windows-1252 ou Latin-1 (il semble "
-            "être en UTF-16 ou binaire) : enregistrez-le de nouveau en texte brut (ANSI ou "
-            "UTF-8)",
-            row=row,
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode(legacy)
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    """Text of a file: UTF-8 (BOM or not) when it is valid UTF-8, else `legacy` (Windows-1252
+    for AUPAIR and the FFSc export, ISO-8859-1 for TSH); see `pipelines.ingest.text`."""
+    return decode(data, name, legacy, undefined_as_latin1=True)
 
 
 def split_lines(text: str) -> list[str]:
