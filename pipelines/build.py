@@ -8,6 +8,7 @@ import logging
 import os
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from typing import TextIO
 import dagster as dg
 import polars as pl
 
-from pipelines.resources import PROJECT_ROOT, WarehouseResource
+from pipelines.locks import exclusive
+from pipelines.resources import PROJECT_ROOT, WarehouseResource, default_quarantine
 from pipelines.warehouse import Warehouse
 
 Printer = Callable[[str], None]
@@ -26,16 +28,26 @@ Printer = Callable[[str], None]
 @dataclass
 class BuildSummary:
     warehouse: Path
+    reports: Path
+    quarantine: Path
     ingested: int = 0
     rejected: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # files loaded with a note (ranks renumbered)
     row_counts: dict[str, int] = field(default_factory=dict)
     seasons_built: list[str] = field(default_factory=list)
     years_built: list[str] = field(default_factory=list)
+    pdf_printed: list[str] = field(default_factory=list)
+    pdf_error: str | None = None
     seconds: float = 0.0
 
     @property
     def exit_status(self) -> int:
-        """0 when every export loaded; 1 when any was rejected (so a scheduler notices)."""
+        """0 when everything is built; 1 when an export was rejected (so a scheduler
+        notices); 3 when the PDFs could not be printed (tables and pages are built).
+        A build that fails exits 2 and one refused for another build in progress 4
+        (`classement build`)."""
+        if self.pdf_error:
+            return 3
         return 1 if self.rejected else 0
 
 
@@ -98,11 +110,9 @@ SEASON_CODE = (
     "transforms",
     "data/reference",
     "pipelines/reference",
-    "pipelines/defs/series",
-    "pipelines/defs/seasons",
-    "pipelines/defs/years",
-    "pipelines/defs/reports",
+    "pipelines/defs",
     "pipelines/reports",
+    "pipelines/season_inputs.py",
 )
 
 
@@ -111,7 +121,8 @@ def code_fingerprint(root: Path = PROJECT_ROOT) -> str:
     changing a rule, a parameter or a report rebuilds every season."""
     digest = hashlib.sha256()
     for folder in SEASON_CODE:
-        for path in sorted((root / folder).rglob("*")):
+        paths = [root / folder] if (root / folder).is_file() else (root / folder).rglob("*")
+        for path in sorted(paths):
             if path.is_file() and path.suffix in {".py", ".csv", ".yaml", ".yml", ".js", ".css"}:
                 digest.update(path.relative_to(root).as_posix().encode() + b"\0")
                 digest.update(path.read_bytes())
@@ -135,12 +146,12 @@ class Stage:
     builds: str
     pdf_assets: tuple[str, ...]
 
-    def outputs(self, reports: Path, key: str, *, pdf: bool) -> list[Path]:
+    def outputs(self, reports: Path, key: str) -> list[Path]:
+        """The pages a built partition has (its PDFs are printed apart: `run_build`)."""
         from pipelines.reports import layout
 
         if self.partition == "season":
-            pages = [layout.report_path(reports, key)]
-            return [*pages, layout.pdf_path(reports, key)] if pdf else pages
+            return [layout.report_path(reports, key)]
         return [layout.year_index_path(reports, key)]
 
 
@@ -151,9 +162,7 @@ YEARS = Stage("year", "Année", "build_year", "year_fingerprints", "year_builds"
 STAGES = (SEASONS, YEARS)
 
 
-def stale_partitions(
-    warehouse: Warehouse, stage: Stage, reports: Path | None = None, *, pdf: bool = False
-) -> list[str]:
+def stale_partitions(warehouse: Warehouse, stage: Stage, reports: Path | None = None) -> list[str]:
     """A stage's partitions to build, in order: their inputs, the code or the rule
     parameters changed since they were last built, or (given the reports folder) one of
     their reports is missing."""
@@ -173,18 +182,16 @@ def stale_partitions(
     stale = []
     for key, fingerprint in current.iter_rows():
         missing_report = reports is not None and not all(
-            path.exists() for path in stage.outputs(reports, key, pdf=pdf)
+            path.exists() for path in stage.outputs(reports, key)
         )
         if built.get(key) != _build_key(fingerprint, code) or missing_report:
             stale.append(key)
     return stale
 
 
-def stale_seasons(
-    warehouse: Warehouse, reports: Path | None = None, *, pdf: bool = False
-) -> list[str]:
+def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str]:
     """Seasons to build, in order (`stale_partitions` of the season stage)."""
-    return stale_partitions(warehouse, SEASONS, reports, pdf=pdf)
+    return stale_partitions(warehouse, SEASONS, reports)
 
 
 def record_build(warehouse: Warehouse, stage: Stage, key: str) -> None:
@@ -218,22 +225,85 @@ def run_build(
     emit: Printer = print,
     instance: dg.DagsterInstance | None = None,
     pdf: bool = True,
+    quarantine_dir: Path | None = None,
 ) -> BuildSummary:
-    """Ingest `raw_dir` and materialise every asset; swap the warehouse in on success.
-    Without `pdf`, the season reports are not printed (`season_report_pdf` is skipped)."""
+    """Ingest `raw_dir` and materialise every asset, then swap in the new reports and the
+    new warehouse; print the PDFs last.
+
+    One build at a time per warehouse (its lock; a second one raises WarehouseLocked at
+    once). The warehouse and the reports are built in staging copies (the reports as hard
+    links: unchanged pages cost nothing) and swapped in only when everything succeeded: a
+    failed build leaves both as they were and removes its staging copies. Printing comes
+    after the swap, with one Chromium for every report whose PDF is missing or older than
+    its page: a printing failure costs no table and no page (`BuildSummary.pdf_error`)."""
     started = time.perf_counter()
     if not raw_dir.is_dir():
-        raise FileNotFoundError(f"raw folder {raw_dir} does not exist")
+        raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
     warehouse_path.parent.mkdir(parents=True, exist_ok=True)
-    staging = warehouse_path.with_name(warehouse_path.name + ".building")
-    for leftover in (staging, staging.with_name(staging.name + ".wal")):
-        leftover.unlink(missing_ok=True)
+    quarantine = quarantine_dir or default_quarantine(warehouse_path)
+    with exclusive(warehouse_path):
+        staging = _staging_file(warehouse_path)
+        reports_staging = reports_dir.with_name(f"{reports_dir.name}.building-{os.getpid()}")
+        try:
+            _stage_reports(reports_dir, reports_staging)
+            resource = WarehouseResource(
+                raw_dir=str(raw_dir),
+                warehouse_path=str(staging),
+                reports_dir=str(reports_staging),
+                quarantine_dir=str(quarantine),
+            )
+            built = _materialise(resource, emit, instance)
+            summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
+            _swap_reports(reports_staging, reports_dir)
+            os.replace(staging, warehouse_path)
+        finally:
+            for suffix in ("", ".wal", ".lock"):
+                staging.with_name(staging.name + suffix).unlink(missing_ok=True)
+            shutil.rmtree(reports_staging, ignore_errors=True)
+    if pdf:
+        summary.pdf_printed, summary.pdf_error = _print_reports(reports_dir, emit)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _staging_file(warehouse_path: Path) -> Path:
+    """A staging copy of the warehouse with a name of its own (never another build's)."""
+    fd, name = tempfile.mkstemp(
+        prefix=f".{warehouse_path.name}.", suffix=".building", dir=warehouse_path.parent
+    )
+    os.close(fd)
+    staging = Path(name)
     if warehouse_path.exists():
         shutil.copy2(warehouse_path, staging)
+    else:
+        staging.unlink()
+    return staging
 
-    resource = WarehouseResource(
-        raw_dir=str(raw_dir), warehouse_path=str(staging), reports_dir=str(reports_dir)
-    )
+
+def _stage_reports(reports: Path, staging: Path) -> None:
+    """`staging` as a copy of `reports` made of hard links: every writer of the reports
+    replaces a file (write then rename), never writes into it, so the live reports stay
+    untouched while the build writes its copy."""
+    shutil.rmtree(staging, ignore_errors=True)
+    if reports.exists():
+        shutil.copytree(reports, staging, copy_function=os.link)
+    else:
+        staging.mkdir(parents=True)
+
+
+def _swap_reports(staging: Path, reports: Path) -> None:
+    """Put the built reports in place of the live ones (two renames)."""
+    old = reports.with_name(f"{reports.name}.old-{os.getpid()}")
+    if reports.exists():
+        os.replace(reports, old)
+    os.replace(staging, reports)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _materialise(
+    resource: WarehouseResource, emit: Printer, instance: dg.DagsterInstance | None
+) -> dict[str, list[str]]:
+    """Run the stages in-process: ingest, every stale partition, the site."""
     project = _definitions()
     defs = dg.Definitions(
         assets=project.assets,
@@ -243,62 +313,99 @@ def run_build(
         loggers={"progress": _progress_logger(emit)},
     )
     instance = instance or dg.DagsterInstance.ephemeral()
-    try:
-        emit(f"Ingesting {raw_dir} …")
-        defs.resolve_job_def("ingest_exports").execute_in_process(
-            instance=instance, run_config=_QUIET
-        )
-        built: dict[str, list[str]] = {}
-        for stage in STAGES:
-            job = defs.resolve_job_def(stage.job)
-            keys = stale_partitions(resource.warehouse, stage, reports_dir, pdf=pdf)
-            if not job.nodes:
-                continue
-            selection = None if pdf else _without(job, *stage.pdf_assets)
-            for key in keys:
-                emit(f"{stage.label} {key} …")
-                job.execute_in_process(
-                    instance=instance,
-                    partition_key=key,
-                    run_config=_QUIET,
-                    asset_selection=selection,
-                )
-                record_build(resource.warehouse, stage, key)
-            built[stage.partition] = keys
-        site_job = defs.resolve_job_def("build_site")
-        if site_job.nodes:
-            emit("Site …")
-            site_job.execute_in_process(instance=instance, run_config=_QUIET)
-        os.replace(staging, warehouse_path)
-    except BaseException:
-        staging.unlink(missing_ok=True)
-        raise
+    emit(f"Lecture des exports de {resource.raw} …")
+    defs.resolve_job_def("ingest_exports").execute_in_process(instance=instance, run_config=_QUIET)
+    built: dict[str, list[str]] = {}
+    for stage in STAGES:
+        job = defs.resolve_job_def(stage.job)
+        keys = stale_partitions(resource.warehouse, stage, resource.reports)
+        built[stage.partition] = keys if job.nodes else []
+        if not job.nodes:
+            continue
+        selection = _without(job, *stage.pdf_assets)
+        for key in keys:
+            emit(f"{stage.label} {key} …")
+            job.execute_in_process(
+                instance=instance, partition_key=key, run_config=_QUIET, asset_selection=selection
+            )
+            record_build(resource.warehouse, stage, key)
+    site_job = defs.resolve_job_def("build_site")
+    if site_job.nodes:
+        emit("Pages du site (index, fiches des joueurs) …")
+        site_job.execute_in_process(instance=instance, run_config=_QUIET)
+    return built
 
-    final = Warehouse(warehouse_path)
-    log = final.table("ingest_log")
+
+def _summary(
+    staged: Warehouse,
+    warehouse_path: Path,
+    reports: Path,
+    quarantine: Path,
+    built: dict[str, list[str]],
+) -> BuildSummary:
+    """What the build did, read from the staging warehouse before it is swapped in."""
+    log = staged.table("ingest_log")
     rejected = log.filter(pl.col("status") == "rejected")
+    noted = log.filter((pl.col("status") == "ingested") & pl.col("message").is_not_null())
     return BuildSummary(
         warehouse=warehouse_path,
+        reports=reports,
+        quarantine=quarantine,
         ingested=log.height - rejected.height,
-        rejected=list(zip(rejected["path"].to_list(), rejected["message"].to_list(), strict=True)),
-        row_counts=final.row_counts(),
+        rejected=list(rejected.select("path", "message").iter_rows()),
+        notes=noted.get_column("message").to_list(),
+        row_counts=staged.row_counts(),
         seasons_built=built.get("season", []),
         years_built=built.get("year", []),
-        seconds=time.perf_counter() - started,
     )
 
 
+def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]:
+    """Print every report whose PDF is missing or older than its page, with one Chromium;
+    (the PDFs printed, the reason printing failed)."""
+    from pipelines.reports.layout import printable_reports
+    from pipelines.reports.pdf import print_pdfs
+
+    pending = [
+        (html, pdf)
+        for html, pdf in printable_reports(reports)
+        if not pdf.exists() or pdf.stat().st_mtime < html.stat().st_mtime
+    ]
+    if not pending:
+        return [], None
+    emit(f"Impression de {len(pending)} rapport{'s' if len(pending) > 1 else ''} en PDF …")
+    try:
+        printed = print_pdfs(pending, root=reports)
+    except Exception as err:  # the tables and pages are built: say why
+        return [], f"{type(err).__name__} : {err}"
+    return [p.relative_to(reports).as_posix() for p in printed], None
+
+
 def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:
+    """The closing summary, in French, for the statistician."""
     w = (out or sys.stdout).write
-    w("\nRésumé / summary\n")
-    w(f"  warehouse: {summary.warehouse}\n")
-    w(f"  files ingested: {summary.ingested}, rejected: {len(summary.rejected)}\n")
+    w("\nRésumé\n")
+    w(f"  exports lus : {summary.ingested}, refusés : {len(summary.rejected)}\n")
     for _, message in summary.rejected:
         w(f"    ✗ {message}\n")
-    if summary.seasons_built:
-        w(f"  seasons built: {', '.join(summary.seasons_built)}\n")
-    w("  tables:\n")
+    for note in summary.notes:
+        w(f"    ℹ {note}\n")
+    for label, keys in (
+        ("saisons calculées", summary.seasons_built),
+        ("années calculées", summary.years_built),
+    ):
+        if keys:
+            w(f"  {label} : {', '.join(keys)}\n")
+    w("  tables :\n")
     width = max((len(n) for n in summary.row_counts), default=0)
     for name, count in summary.row_counts.items():
-        w(f"    {name:<{width}}  {count:>9,d} rows\n")
-    w(f"  done in {summary.seconds:.1f} s\n")
+        w(f"    {name:<{width}}  {count:>9,d} lignes\n".replace(",", "\u202f"))
+    if summary.pdf_printed:
+        w(f"  PDF imprimés : {len(summary.pdf_printed)}\n")
+    if summary.pdf_error:
+        w(f"  ✗ impression des PDF impossible : {summary.pdf_error}\n")
+    w(f"  terminé en {summary.seconds:.1f} s\n".replace(".", ","))
+    w(f"  entrepôt : {summary.warehouse}\n")
+    w(f"  rapports : {summary.reports / 'index.html'}\n")
+    w(f"  quarantaine : {summary.quarantine}")
+    w(" (vide)\n" if not summary.rejected else "\n")

@@ -30,6 +30,8 @@ class WarehouseResource(dg.ConfigurableResource):
     warehouse_path: str = os.environ.get("CLASSEMENT_WAREHOUSE", str(DEFAULT_WAREHOUSE))
     reports_dir: str = os.environ.get("CLASSEMENT_REPORTS_DIR", str(DEFAULT_REPORTS_DIR))
     reference_dir: str = str(REFERENCE_DIR)
+    # Where copies of rejected exports go; empty: `<warehouse>.quarantine/` beside it.
+    quarantine_dir: str = os.environ.get("CLASSEMENT_QUARANTINE", "")
 
     @property
     def warehouse(self) -> Warehouse:
@@ -49,5 +51,14 @@ class WarehouseResource(dg.ConfigurableResource):
 
     @property
     def quarantine(self) -> Path:
-        """Copies of the rejected exports, beside the warehouse (the raw files stay)."""
-        return Path(self.warehouse_path).parent / "quarantine"
+        """Copies of the rejected exports (the raw files stay where they are)."""
+        return (
+            Path(self.quarantine_dir)
+            if self.quarantine_dir
+            else default_quarantine(Path(self.warehouse_path))
+        )
+
+
+def default_quarantine(warehouse: Path) -> Path:
+    """One quarantine per warehouse: `<warehouse file>.quarantine/` beside it."""
+    return warehouse.with_name(warehouse.name + ".quarantine")

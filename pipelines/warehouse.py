@@ -7,14 +7,18 @@ so a failing step leaves the tables exactly as they were.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from transforms.tables import table
+from pipelines.locks import exclusive
+from transforms.tables import registry, table
+
+# How long a write waits for another writer (a build) to finish before it fails.
+WRITE_WAIT_SECONDS = 1800.0
 
 
 @dataclass(frozen=True)
@@ -78,17 +82,11 @@ class Warehouse:
         match its table's declaration (`transforms.tables`): columns, order and types."""
         for name, frame in tables.items():
             table(name).check(frame)
-        with self.connect() as con:
-            con.execute("BEGIN TRANSACTION")
-            try:
-                for name, frame in tables.items():
-                    con.register("_frame", frame)
-                    con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _frame')
-                    con.unregister("_frame")
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
+        with self._transaction() as con:
+            for name, frame in tables.items():
+                con.register("_frame", frame)
+                con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _frame')
+                con.unregister("_frame")
 
     def replace_partition(self, name: str, frame: pl.DataFrame, column: str, value: object) -> None:
         """Replace the rows of `name` whose `column` equals `value` by `frame`, atomically.
@@ -97,15 +95,36 @@ class Warehouse:
         must match the table's declaration (`transforms.tables`).
         """
         table(name).check(frame)
-        with self.connect() as con:
+        with self._transaction() as con:
+            con.register("_frame", frame)
+            con.execute(f'CREATE TABLE IF NOT EXISTS "{name}" AS SELECT * FROM _frame LIMIT 0')
+            con.execute(f'DELETE FROM "{name}" WHERE "{column}" = ?', [value])
+            con.execute(f'INSERT INTO "{name}" SELECT * FROM _frame')
+            con.unregister("_frame")
+
+    def delete_partitions_except(self, column: str, keep: list[str]) -> None:
+        """Delete, from every table having `column` (`season`, `year`), the rows of the
+        partitions not in `keep` (partitions whose exports were removed)."""
+        declared = registry()
+        names = [
+            n
+            for n in self.tables()
+            if n in declared and column in declared[n].schema and declared[n].family.key != "ingest"
+        ]
+        with self._transaction() as con:
+            for name in names:
+                con.execute(f'DELETE FROM "{name}" WHERE NOT list_contains(?, "{column}")', [keep])
+
+    @contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A write transaction under the warehouse's lock; a failure rolls back and the
+        failure itself is raised (a failed rollback, e.g. on a full disk, never hides it)."""
+        with exclusive(self.path, wait=WRITE_WAIT_SECONDS), self.connect() as con:
             con.execute("BEGIN TRANSACTION")
             try:
-                con.register("_frame", frame)
-                con.execute(f'CREATE TABLE IF NOT EXISTS "{name}" AS SELECT * FROM _frame LIMIT 0')
-                con.execute(f'DELETE FROM "{name}" WHERE "{column}" = ?', [value])
-                con.execute(f'INSERT INTO "{name}" SELECT * FROM _frame')
-                con.unregister("_frame")
+                yield con
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                with suppress(Exception):
+                    con.execute("ROLLBACK")
                 raise

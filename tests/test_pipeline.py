@@ -73,8 +73,10 @@ def test_build_is_idempotent_and_leaves_raw_files_alone(
     before = _hashes(raw)
     assert _build(raw, tmp_path / "a") == 0
     out = capsys.readouterr().out
-    assert "files ingested: 4, rejected: 0" in out
-    assert "results" in out and "rows" in out
+    assert "exports lus : 4, refusés : 0" in out
+    assert "results" in out and "lignes" in out
+    assert f"rapports : {tmp_path / 'a' / 'reports' / 'index.html'}" in out
+    assert f"quarantaine : {tmp_path / 'a' / 'w.duckdb.quarantine'} (vide)" in out
     first = _tables(tmp_path / "a" / "w.duckdb")
     assert _build(raw, tmp_path / "a") == 0
     second = _tables(tmp_path / "a" / "w.duckdb")
@@ -105,13 +107,13 @@ def test_rejected_input_gives_exit_status_1_and_is_quarantined(
     (raw / "2023-2024" / "bad.csv").write_text("nom\tprenom\n", encoding="utf-8")
     assert _build(raw, tmp_path) == 1
     out = capsys.readouterr().out
-    assert "rejected: 1" in out
+    assert "refusés : 1" in out
     message = (
         "2023-2024/bad.csv, ligne 1 : la ligne d'en-tête est séparée par des tabulations : "
         "séparez les colonnes par des virgules (,) ou des points-virgules (;)"
     )
     assert f"{message}\n" in out
-    quarantined = tmp_path / "quarantine" / "2023-2024" / "bad.csv"
+    quarantined = tmp_path / "w.duckdb.quarantine" / "2023-2024" / "bad.csv"
     assert quarantined.read_text(encoding="utf-8") == "nom\tprenom\n"
     reason = quarantined.with_name("bad.csv.reason.txt").read_text(encoding="utf-8")
     assert reason == reason_note(message)
@@ -127,16 +129,19 @@ def test_a_failed_build_leaves_the_previous_warehouse_intact(
     assert _build(raw, tmp_path) == 0
     warehouse = tmp_path / "w.duckdb"
     before = hashlib.sha256(warehouse.read_bytes()).hexdigest()
+    pages = _hashes(tmp_path / "reports")
     # A classique tournament of a category with no parameters: the cote cannot be computed.
     (raw / "2023-2024" / "C7.csv").write_text(
         results_csv("C7", PLAYERS, category="inconnue", date="2024-03-01"), encoding="utf-8"
     )
     assert _build(raw, tmp_path) == 2
     err = capsys.readouterr().err
-    assert "Build failed, the previous warehouse is unchanged" in err
+    assert "La construction a échoué ; l'entrepôt et les rapports précédents sont inchangés" in err
     assert "C7" in err
     assert hashlib.sha256(warehouse.read_bytes()).hexdigest() == before
-    assert not (tmp_path / "w.duckdb.building").exists()
+    assert _hashes(tmp_path / "reports") == pages
+    leftovers = {p.name for p in tmp_path.iterdir()}
+    assert leftovers == {"raw", "w.duckdb", "w.duckdb.lock", "reports"}
 
 
 def test_sensor_requests_a_run_when_an_export_appears_or_changes(

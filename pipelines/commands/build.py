@@ -14,7 +14,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "build",
         help="ingest the raw exports and compute every rating and classification",
         description="Ingest every export of the raw folder into the DuckDB warehouse and "
-        "materialise every asset. Exits 1 when any export was rejected, 2 on failure.",
+        "materialise every asset. Exits 0 when all is built, 1 when an export was rejected "
+        "(the others are built), 2 when the build failed (nothing changed), 3 when the PDFs "
+        "could not be printed (tables and pages are built), 4 when another build of the "
+        "same warehouse is running.",
     )
     parser.add_argument("--raw", type=Path, default=DEFAULT_RAW_DIR, help="raw exports folder")
     parser.add_argument("--warehouse", type=Path, default=DEFAULT_WAREHOUSE, help="DuckDB file")
@@ -22,11 +25,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--no-pdf", action="store_true", help="do not print the season reports to PDF"
     )
+    parser.add_argument(
+        "--quarantine",
+        type=Path,
+        default=None,
+        help="where copies of rejected exports go (default: <warehouse>.quarantine/)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from pipelines.build import print_summary, run_build
+    from pipelines.locks import WarehouseLocked
 
     try:
         summary = run_build(
@@ -34,9 +44,17 @@ def run(args: argparse.Namespace) -> int:
             args.warehouse.resolve(),
             args.reports.resolve(),
             pdf=not args.no_pdf,
+            quarantine_dir=args.quarantine.resolve() if args.quarantine else None,
         )
-    except Exception as err:  # the previous warehouse is intact: say so and why
-        print(f"\nBuild failed, the previous warehouse is unchanged: {err}", file=sys.stderr)
+    except WarehouseLocked as err:
+        print(f"\nConstruction refusée : {err}", file=sys.stderr)
+        return 4
+    except Exception as err:  # the previous warehouse and reports are intact: say so and why
+        print(
+            "\nLa construction a échoué ; l'entrepôt et les rapports précédents sont "
+            f"inchangés.\nCause : {type(err).__name__} : {err}",
+            file=sys.stderr,
+        )
         return 2
     print_summary(summary)
     return summary.exit_status

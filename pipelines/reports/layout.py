@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
+
+SEASON_DIR = re.compile(r"^\d{4}-\d{4}$")
+YEAR_DIR = re.compile(r"^\d{4}$")
 
 PLAYERS_DIR = "joueurs"
 CIRCUITS_DIR = "circuits"
@@ -30,3 +35,17 @@ def year_dir(reports: Path, year: str) -> Path:
 def year_index_path(reports: Path, year: str) -> Path:
     """The page listing the year's circuits and their reports: `circuits/<year>/index.html`."""
     return year_dir(reports, year) / "index.html"
+
+
+def printable_reports(reports: Path) -> Iterator[tuple[Path, Path]]:
+    """(page, its PDF) of every report printed for the committees: each season's report,
+    and each page of a year's circuits (`circuits/<year>/<circuit>.html` → `.pdf`)."""
+    for folder in sorted(p for p in reports.iterdir() if SEASON_DIR.match(p.name)):
+        if report_path(reports, folder.name).exists():
+            yield report_path(reports, folder.name), pdf_path(reports, folder.name)
+    circuits = reports / CIRCUITS_DIR
+    if circuits.is_dir():
+        for year in sorted(p for p in circuits.iterdir() if YEAR_DIR.match(p.name)):
+            for page in sorted(year.glob("*.html")):
+                if page.name != "index.html":
+                    yield page, page.with_suffix(".pdf")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from functools import cache
 
 from plotly.offline import get_plotlyjs
@@ -82,6 +84,15 @@ footer { margin-top: 2rem; color: var(--muted); font-size: .8rem;
 # Width in CSS pixels of an A4 page's printable area (210 mm − 2 × 10 mm): the report is
 # laid out at that width before printing so the charts fit the page.
 PRINT_WIDTH_PX = 718
+
+
+def generated_at() -> dt.datetime:
+    """When the reports are generated: now (UTC, to the second), or `SOURCE_DATE_EPOCH`
+    when set (reproducible builds: the same inputs then give the same bytes)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(microsecond=0, tzinfo=None)
 
 
 @cache

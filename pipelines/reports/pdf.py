@@ -1,19 +1,28 @@
-"""Print a season report to PDF with the system's Chromium, driven by Playwright.
+"""Print reports to PDF with the system's Chromium, driven by Playwright.
 
 Playwright's own browser download is never used: Debian's `chromium` package is launched
-(`scripts/system-deps.sh` installs it). The page is laid out at the printable width of an A4
-page, every chart is awaited, then Chromium prints it.
+(`scripts/system-deps.sh` installs it), once for all the pages of a build. Each page is laid
+out at the printable width of an A4 page, every chart is awaited, then Chromium prints it.
+The same page prints to the same bytes: it is served from a fixed address, not its path on
+disk, and the PDF's dates are the report's generation date.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import os
+import re
 import shutil
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipelines.reports.page import PRINT_WIDTH_PX
+from pipelines.reports.page import PRINT_WIDTH_PX, generated_at
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Route
 
 CHROMIUM_ARGS = (
     "--headless",
@@ -33,8 +42,17 @@ class ChromiumMissingError(RuntimeError):
 
 
 def chromium_path() -> str:
-    """The Chromium to drive: `CLASSEMENT_CHROMIUM`, else `/usr/bin/chromium` or on PATH."""
-    candidates = [os.environ.get("CLASSEMENT_CHROMIUM"), "/usr/bin/chromium"]
+    """The Chromium to drive: `CLASSEMENT_CHROMIUM` when set (it must exist: a wrong path is
+    an error, never silently replaced), else `/usr/bin/chromium` or one on PATH."""
+    chosen = os.environ.get("CLASSEMENT_CHROMIUM")
+    if chosen:
+        if not Path(chosen).is_file():
+            raise ChromiumMissingError(
+                f"CLASSEMENT_CHROMIUM={chosen} : ce fichier n'existe pas ; corrigez le chemin "
+                "ou retirez la variable pour utiliser le Chromium du système"
+            )
+        return chosen
+    candidates = ["/usr/bin/chromium"]
     candidates += [shutil.which(n) for n in ("chromium", "chromium-browser")]
     for candidate in candidates:
         if candidate and Path(candidate).exists():
@@ -45,51 +63,123 @@ def chromium_path() -> str:
     )
 
 
-def print_pdf(html_path: Path, pdf_path: Path, *, timeout_ms: int = 60_000) -> Path:
-    """Print the page `html_path` to `pdf_path` once all its charts are drawn."""
+# Pages are printed as served from this address (never from their place on disk), so a
+# PDF names no local path: its links point below the address the reports are published at.
+REPORTS_URL = os.environ.get("CLASSEMENT_REPORTS_URL", "https://classement.invalid/")
+_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
+_PDF_DATE = re.compile(rb"/(CreationDate|ModDate) \(D:\d{14}")
+
+
+def print_pdf(
+    html_path: Path,
+    pdf_path: Path,
+    *,
+    root: Path | None = None,
+    stamp: dt.datetime | None = None,
+    timeout_ms: int = 60_000,
+) -> Path:
+    """Print one page (see `print_pdfs`)."""
+    print_pdfs([(html_path, pdf_path)], root=root, stamp=stamp, timeout_ms=timeout_ms)
+    return pdf_path
+
+
+def print_pdfs(
+    pages: Sequence[tuple[Path, Path]],
+    *,
+    root: Path | None = None,
+    stamp: dt.datetime | None = None,
+    timeout_ms: int = 60_000,
+) -> list[Path]:
+    """Print each (html, pdf) pair once all its charts are drawn, with one Chromium for all.
+    `root`: the reports folder the pages are served from (default: each page's folder);
+    `stamp`: the date written in the PDFs (default `generated_at()`), so the same pages
+    print to the same bytes."""
+    if not pages:
+        return []
+    when = stamp or generated_at()
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _print(html_path, pdf_path, timeout_ms)
+        return _print(pages, root, when, timeout_ms)
     # Playwright's sync API refuses to run inside an event loop (a notebook, another
     # Playwright session): print from a thread of its own then.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_print, html_path, pdf_path, timeout_ms).result()
+        return pool.submit(_print, pages, root, when, timeout_ms).result()
 
 
-def _print(html_path: Path, pdf_path: Path, timeout_ms: int) -> Path:
+def _serve(root: Path) -> Callable[[Route], None]:
+    def handle(route: Route) -> None:
+        relative = route.request.url.removeprefix(REPORTS_URL).split("#")[0].split("?")[0]
+        path = (root / relative).resolve()
+        if path.is_relative_to(root.resolve()) and path.is_file():
+            content = _TYPES.get(path.suffix, "application/octet-stream")
+            route.fulfill(status=200, body=path.read_bytes(), headers={"content-type": content})
+        else:
+            route.fulfill(status=404, body=b"")
+
+    return handle
+
+
+def _print(
+    pages: Sequence[tuple[Path, Path]], root: Path | None, when: dt.datetime, timeout_ms: int
+) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     executable = chromium_path()
-    pdf_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = pdf_path.with_name(f".{pdf_path.name}.tmp")
-    errors: list[str] = []
+    done: list[Path] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=list(CHROMIUM_ARGS))
         try:
-            page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.emulate_media(media="print")
-            page.goto(html_path.resolve().as_uri(), wait_until="load", timeout=timeout_ms)
-            page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
-            page.evaluate("document.fonts.ready")
-            if errors:
-                raise RuntimeError(f"{html_path}: erreur JavaScript : {errors[0]}")
-            page.pdf(
-                path=str(tmp),
-                format="A4",
-                print_background=True,
-                prefer_css_page_size=True,
-                display_header_footer=True,
-                header_template="<span></span>",
-                footer_template=(
-                    '<div style="font-size:8px;width:100%;text-align:center;color:#5b6475">'
-                    '<span class="title"></span> — page <span class="pageNumber"></span> / '
-                    '<span class="totalPages"></span></div>'
-                ),
-                margin={"top": "12mm", "bottom": "14mm", "left": "10mm", "right": "10mm"},
-            )
+            for html_path, pdf_path in pages:
+                served = (root or html_path.parent).resolve()
+                done.append(_print_page(browser, html_path, pdf_path, served, when, timeout_ms))
         finally:
             browser.close()
+    return done
+
+
+def _print_page(
+    browser: Browser,
+    html_path: Path,
+    pdf_path: Path,
+    root: Path,
+    when: dt.datetime,
+    timeout_ms: int,
+) -> Path:
+    pdf_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = pdf_path.with_name(f".{pdf_path.name}.tmp")
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    try:
+        page.route(f"{REPORTS_URL}**", _serve(root))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.emulate_media(media="print")
+        url = REPORTS_URL + html_path.resolve().relative_to(root).as_posix()
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
+        page.evaluate("document.fonts.ready")
+        if errors:
+            raise RuntimeError(f"{html_path}: erreur JavaScript : {errors[0]}")
+        page.pdf(
+            path=str(tmp),
+            format="A4",
+            print_background=True,
+            prefer_css_page_size=True,
+            display_header_footer=True,
+            header_template="<span></span>",
+            footer_template=(
+                '<div style="font-size:8px;width:100%;text-align:center;color:#5b6475">'
+                '<span class="title"></span> — page <span class="pageNumber"></span> / '
+                '<span class="totalPages"></span></div>'
+            ),
+            margin={"top": "12mm", "bottom": "14mm", "left": "10mm", "right": "10mm"},
+        )
+    finally:
+        page.close()
+    stamped = _PDF_DATE.sub(
+        lambda m: b"/" + m.group(1) + b" (D:" + when.strftime("%Y%m%d%H%M%S").encode(),
+        tmp.read_bytes(),
+    )
+    tmp.write_bytes(stamped)
     os.replace(tmp, pdf_path)
     return pdf_path

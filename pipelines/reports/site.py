@@ -8,6 +8,7 @@ own copy instead, as they travel alone (sent by mail, archived, printed).
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from pipelines.reports.html import (
     write_atomic,
 )
 from pipelines.reports.labels import CRITERIA, DISCIPLINES, MOVEMENT_LABELS, series_label
-from pipelines.reports.layout import PLAYERS_DIR
+from pipelines.reports.layout import CIRCUITS_DIR, PLAYERS_DIR, SEASON_DIR, YEAR_DIR
 from pipelines.reports.page import page, plotly_js
 from pipelines.reports.player_blocks import PlayerBlock, by_player
 from pipelines.reports.player_blocks import discover as discover_blocks
@@ -166,7 +167,26 @@ def render_index(data: ReportData) -> str:
     )
 
 
+def remove_gone_reports(data: ReportData, reports: Path) -> list[Path]:
+    """Delete the report folders of seasons and years the data no longer holds (their
+    exports were removed or re-dated); returns what was removed."""
+    seasons = set(data.seasons())
+    years = {str(d.year) for d in data.table("tournaments")["end_date"].drop_nulls().to_list()}
+    gone = [
+        p
+        for p in (reports.iterdir() if reports.exists() else [])
+        if SEASON_DIR.match(p.name) and p.name not in seasons
+    ]
+    circuits = reports / CIRCUITS_DIR
+    if circuits.is_dir():
+        gone += [p for p in circuits.iterdir() if YEAR_DIR.match(p.name) and p.name not in years]
+    for folder in gone:
+        shutil.rmtree(folder)
+    return gone
+
+
 def write_index(data: ReportData, reports: Path) -> Path:
+    remove_gone_reports(data, reports)
     path = reports / "index.html"
     write_atomic(path, render_index(data))
     return path

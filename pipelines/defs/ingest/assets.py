@@ -68,10 +68,14 @@ def ingest(
         (year_partitions, "year_fingerprints", "year"),
     ):
         found = tables[name][column].to_list()
+        # a partition whose exports are gone leaves no row behind (incremental = fresh)
+        warehouse.warehouse.delete_partitions_except(column, found)
         known = set(context.instance.get_dynamic_partitions(partitions.name))
         new = [key for key in found if key not in known]
         if new:
             context.instance.add_dynamic_partitions(partitions.name, new)
+        for gone in sorted(known - set(found)):
+            context.instance.delete_dynamic_partition(partitions.name, gone)
 
     for name in INGEST_TABLES:
         frame = tables[name]

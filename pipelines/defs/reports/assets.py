@@ -79,7 +79,7 @@ def season_report_pdf(
     system's Chromium through Playwright."""
     season = context.partition_key
     html = report_path(warehouse.reports, season)
-    path = print_pdf(html, pdf_path(warehouse.reports, season))
+    path = print_pdf(html, pdf_path(warehouse.reports, season), root=warehouse.reports)
     return dg.MaterializeResult(
         metadata={"path": dg.MetadataValue.path(str(path)), "bytes": path.stat().st_size}
     )
