@@ -252,8 +252,11 @@ def run_build(
                 reports_dir=str(reports_staging),
                 quarantine_dir=str(quarantine),
             )
-            built = _materialise(resource, emit, instance)
-            summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
+            with Warehouse(staging).held():
+                built = _materialise(resource, emit, instance)
+                summary = _summary(
+                    Warehouse(staging), warehouse_path, reports_dir, quarantine, built
+                )
             _swap_reports(reports_staging, reports_dir)
             os.replace(staging, warehouse_path)
         finally:

@@ -21,12 +21,21 @@ from transforms.tables import registry, table
 WRITE_WAIT_SECONDS = 1800.0
 
 
+# Connections held open for a whole build (`Warehouse.held`), by file: every read and write
+# of the process goes through it instead of opening the file each time.
+_HELD: dict[Path, duckdb.DuckDBPyConnection] = {}
+
+
 @dataclass(frozen=True)
 class Warehouse:
     path: Path
 
     @contextmanager
     def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        held = _HELD.get(self.path.resolve())
+        if held is not None:
+            yield held
+            return
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         con = duckdb.connect(str(self.path), read_only=read_only)
@@ -34,6 +43,22 @@ class Warehouse:
             yield con
         finally:
             con.close()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold one read-write connection open while the block runs (an in-process build):
+        the many reads and writes of the assets reuse it. Closed — and the file fully
+        written — when the block ends."""
+        key = self.path.resolve()
+        if key in _HELD:
+            yield
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _HELD[key] = duckdb.connect(str(self.path))
+        try:
+            yield
+        finally:
+            _HELD.pop(key).close()
 
     def exists(self) -> bool:
         return self.path.exists()
