@@ -389,8 +389,9 @@ def _example() -> pl.DataFrame:
 
 def test_example_sheet_audit() -> None:
     tournaments = pl.DataFrame({"tournament_id": ["EX-2008"], "top_total": [275], "games": [1]})
-    audit = audit_game_sheets(_example(), tournaments, PARAMS)
+    audit = audit_game_sheets(_example(), tournaments, PARAMS, season="2007-2008")
     assert audit.columns == table("game_sheet_audit").column_names
+    assert set(audit["season"]) == {"2007-2008"}
     moves = audit.filter(pl.col("move").is_not_null())
     assert moves["computed_score"].to_list() == [56, 96, 23, 61, 9, 13, 17]
     assert moves["stated_score"].to_list() == [56, 96, 23, 61, 9, 13, 17]
@@ -398,6 +399,7 @@ def test_example_sheet_audit() -> None:
     assert moves["message"][1] == "FACADES 25 + CHANTEZ 21 + 50 (scrabble) = 96"
     total = audit.row(-1, named=True)
     assert total == {
+        "season": "2007-2008",
         "tournament_id": "EX-2008",
         "game": None,
         "move": None,
