@@ -545,3 +545,31 @@ def test_empty_sheet_and_missing_columns() -> None:
     assert audit.height == 0 and audit.schema == table("game_sheet_audit").schema
     with pytest.raises(GameSheetError, match="colonne\\(s\\) manquante\\(s\\) position"):
         audit_game_sheets(empty.drop("position"), None, PARAMS)
+
+
+def test_missing_move_numbers_are_noted() -> None:
+    rows = [
+        ("T1", 1, 2, "AEHNTZS", "HANTEZ", "H7", 56),
+        ("T1", 1, 3, "S+AACDEF", "FAÇADES", "6F", 96),
+        ("T1", 1, 6, "EEINRST", "AERIEN", "G6", 23),
+    ]
+    (replay,) = replay_games(_sheet(rows), PARAMS)
+    assert [m.notes for m in replay.moves] == [
+        ("le coup 1 manque sur la feuille : la partie est rejouée sans lui",),
+        (),
+        ("les coups 4 à 5 manquent sur la feuille : la partie est rejouée sans eux",),
+    ]
+    assert [m.status for m in replay.moves] == [STATUS_OK] * 3  # a note, not a fault
+    assert replay.moves[2].message == (
+        "les coups 4 à 5 manquent sur la feuille : la partie est rejouée sans eux ; "
+        "décompte : AERIEN 8 + EH 6 + RA 2 + IN 3 + ET 2 + NE 2 = 23"
+    )
+
+
+def test_board_copy_is_independent() -> None:
+    board = Board()
+    _play(board, "HANTEZ", "H7")
+    other = board.copy()
+    assert _play(other, "FAÇADES", "6F").computed_score == 96
+    assert (board.tiles, other.tiles) == (6, 13)
+    assert board.tile(5, 5) == "" and other.tile(5, 5) == "F"

@@ -67,7 +67,13 @@ Decisions taken here, where RULES §7 and [002] are silent:
   (`top_total_unchecked`). No row is written for a tournament without a stated
   `top_total`.
 - A move listed twice (same tournament, game and move number) is an error
-  (`GameSheetError`): the order of the game could not be known.
+  (`GameSheetError`): the order of the game could not be known. (The ingest rejects such
+  a file before it reaches the audit: `pipelines/ingest/kinds/game_sheets.py`.)
+- **Missing move numbers** (a game whose numbers skip, or do not start at 1) are noted on
+  the move that follows the gap; the game is replayed without them (a later move that
+  relied on them may then fail) and the status is not affected.
+- **Season**: `audit_game_sheets` stamps every row with the season it is given (the
+  partition of the asset), the column the partition replaces.
 - **Order**: moves by tournament, game and move number; a tournament's total row after its
   moves.
 """
