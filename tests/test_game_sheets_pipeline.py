@@ -16,7 +16,7 @@ import pytest
 from pipelines.build import run_build
 from pipelines.cli import main
 from pipelines.defs.game_sheets.assets import TOPS_CHECK, game_sheet_audit
-from pipelines.ingest.batch import IngestResult, ingest_files
+from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
 from pipelines.reference.scoring import load_scoring_params
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html
@@ -227,6 +227,15 @@ def test_what_a_move_says_is_left_to_the_audit() -> None:
     assert audit["message"][2].startswith(
         "score annoncé 57, score calculé 56 (écart +1) ; le coup 3 manque sur la feuille"
     )
+
+
+def test_a_changed_sheet_changes_its_season_fingerprint() -> None:
+    before = _ingest(_examples())
+    changed = _examples()[SHEET].replace(b"INDEX,9G,17", b"INDEX,9G,18")
+    after = _ingest({**_examples(), SHEET: changed})
+    fingerprints = [season_fingerprints(r.tables, CALENDAR).row(0) for r in (before, after)]
+    assert fingerprints[0][0] == fingerprints[1][0] == SEASON
+    assert fingerprints[0][1] != fingerprints[1][1]
 
 
 # --- the asset and its check ---------------------------------------------------------
