@@ -389,8 +389,9 @@ def _example() -> pl.DataFrame:
 
 def test_example_sheet_audit() -> None:
     tournaments = pl.DataFrame({"tournament_id": ["EX-2008"], "top_total": [275], "games": [1]})
-    audit = audit_game_sheets(_example(), tournaments, PARAMS)
+    audit = audit_game_sheets(_example(), tournaments, PARAMS, season="2007-2008")
     assert audit.columns == table("game_sheet_audit").column_names
+    assert set(audit["season"]) == {"2007-2008"}
     moves = audit.filter(pl.col("move").is_not_null())
     assert moves["computed_score"].to_list() == [56, 96, 23, 61, 9, 13, 17]
     assert moves["stated_score"].to_list() == [56, 96, 23, 61, 9, 13, 17]
@@ -398,6 +399,7 @@ def test_example_sheet_audit() -> None:
     assert moves["message"][1] == "FACADES 25 + CHANTEZ 21 + 50 (scrabble) = 96"
     total = audit.row(-1, named=True)
     assert total == {
+        "season": "2007-2008",
         "tournament_id": "EX-2008",
         "game": None,
         "move": None,
@@ -543,3 +545,31 @@ def test_empty_sheet_and_missing_columns() -> None:
     assert audit.height == 0 and audit.schema == table("game_sheet_audit").schema
     with pytest.raises(GameSheetError, match="colonne\\(s\\) manquante\\(s\\) position"):
         audit_game_sheets(empty.drop("position"), None, PARAMS)
+
+
+def test_missing_move_numbers_are_noted() -> None:
+    rows = [
+        ("T1", 1, 2, "AEHNTZS", "HANTEZ", "H7", 56),
+        ("T1", 1, 3, "S+AACDEF", "FAÇADES", "6F", 96),
+        ("T1", 1, 6, "EEINRST", "AERIEN", "G6", 23),
+    ]
+    (replay,) = replay_games(_sheet(rows), PARAMS)
+    assert [m.notes for m in replay.moves] == [
+        ("le coup 1 manque sur la feuille : la partie est rejouée sans lui",),
+        (),
+        ("les coups 4 à 5 manquent sur la feuille : la partie est rejouée sans eux",),
+    ]
+    assert [m.status for m in replay.moves] == [STATUS_OK] * 3  # a note, not a fault
+    assert replay.moves[2].message == (
+        "les coups 4 à 5 manquent sur la feuille : la partie est rejouée sans eux ; "
+        "décompte : AERIEN 8 + EH 6 + RA 2 + IN 3 + ET 2 + NE 2 = 23"
+    )
+
+
+def test_board_copy_is_independent() -> None:
+    board = Board()
+    _play(board, "HANTEZ", "H7")
+    other = board.copy()
+    assert _play(other, "FAÇADES", "6F").computed_score == 96
+    assert (board.tiles, other.tiles) == (6, 13)
+    assert board.tile(5, 5) == "" and other.tile(5, 5) == "F"

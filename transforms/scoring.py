@@ -67,7 +67,13 @@ Decisions taken here, where RULES §7 and [002] are silent:
   (`top_total_unchecked`). No row is written for a tournament without a stated
   `top_total`.
 - A move listed twice (same tournament, game and move number) is an error
-  (`GameSheetError`): the order of the game could not be known.
+  (`GameSheetError`): the order of the game could not be known. (The ingest rejects such
+  a file before it reaches the audit: `pipelines/ingest/kinds/game_sheets.py`.)
+- **Missing move numbers** (a game whose numbers skip, or do not start at 1) are noted on
+  the move that follows the gap; the game is replayed without them (a later move that
+  relied on them may then fail) and the status is not affected.
+- **Season**: `audit_game_sheets` stamps every row with the season it is given (the
+  partition of the asset), the column the partition replaces.
 - **Order**: moves by tournament, game and move number; a tournament's total row after its
   moves.
 """
@@ -78,7 +84,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
@@ -279,6 +285,14 @@ class Board:
         """The tile on a square as written: upper case, lower case for a blank, `""` empty."""
         letter = str(self.letters[row, col])
         return letter.lower() if self.blanks[row, col] else letter
+
+    def copy(self) -> Board:
+        """An independent copy (to try a move without changing this board)."""
+        other = Board(self.size)
+        other.letters = self.letters.copy()
+        other.blanks = self.blanks.copy()
+        other.tiles = self.tiles
+        return other
 
 
 @dataclass(frozen=True)
@@ -611,21 +625,36 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
     moves = []
     tournament_id: str | None = None
     game: int | None = None
+    expected = 1  # the move number that should come next
     for i, row in enumerate(rows):
         if i == 0:
             tournament_id, game = row.get("tournament_id"), row.get("game")
-        moves.append(
-            replay_move(
-                board,
-                params,
-                word=row.get("word"),
-                position=row.get("position"),
-                rack=row.get("rack"),
-                stated_score=row.get("score"),
-                move=row.get("move"),
-            )
+        replayed = replay_move(
+            board,
+            params,
+            word=row.get("word"),
+            position=row.get("position"),
+            rack=row.get("rack"),
+            stated_score=row.get("score"),
+            move=row.get("move"),
         )
+        number = row.get("move")
+        if isinstance(number, int):
+            if number > expected:
+                replayed = replace(replayed, notes=(_gap_note(expected, number), *replayed.notes))
+            expected = number + 1
+        moves.append(replayed)
     return GameReplay(tournament_id, game, tuple(moves), board)
+
+
+def _gap_note(first: int, following: int) -> str:
+    """The note on a move that follows missing move numbers (`first` … `following - 1`)."""
+    if following - first == 1:
+        return f"le coup {first} manque sur la feuille : la partie est rejouée sans lui"
+    return (
+        f"les coups {first} à {following - 1} manquent sur la feuille : la partie est "
+        "rejouée sans eux"
+    )
 
 
 def replay_games(
@@ -692,13 +721,15 @@ def audit_game_sheets(
     sheet: pl.DataFrame,
     tournaments: pl.DataFrame | None,
     params: ScoringParams,
+    season: str | None = None,
 ) -> pl.DataFrame:
     """The `game_sheet_audit` table of a game sheet.
 
     `sheet` holds the game-sheet rows (`tournament_id, game, move, rack, word, position,
     score`); `tournaments` the tournaments' `tournament_id, top_total` and optionally
     `games` (the `tournaments` table will do). One row per move, then one row per
-    tournament whose `top_total` is stated.
+    tournament whose `top_total` is stated; every row carries `season` (the partition the
+    sheet's tournaments belong to, when given).
     """
     replays = replay_games(sheet, params)
     rows: list[dict[str, Any]] = []
@@ -731,7 +762,9 @@ def audit_game_sheets(
         for tid, top_total, games in stated.unique("tournament_id", keep="first").iter_rows():
             if tid in by_tournament:
                 rows.append(_total_row(tid, by_tournament[tid], top_total, games))
-    frame = pl.DataFrame(rows, schema=GAME_SHEET_AUDIT.schema)
+    frame = pl.DataFrame(
+        [{"season": season, **row} for row in rows], schema=GAME_SHEET_AUDIT.schema
+    )
     return GAME_SHEET_AUDIT.check(
         frame.sort("tournament_id", "game", "move", nulls_last=True, maintain_order=True)
     )

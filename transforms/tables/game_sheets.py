@@ -1,16 +1,37 @@
-"""Game-sheet audit: every duplicate master game re-scored (docs/rules.md §7)."""
+"""Game sheets: the master games of duplicate rounds as sent (a base table of the ingest),
+and their audit, every move re-scored (docs/rules.md §7)."""
 
 from transforms.tables import INT, STR, Family, Table, columns
+from transforms.tables.ingest import FAMILY as INGEST
 
 FAMILY = Family(
     key="game_sheets",
     title="Game-sheet audit (docs/rules.md §7)",
     order=70,
     partition="season",
-    doc="Partitioned by season.",
+    doc="Partitioned by season: a season's game sheets are those of its tournaments.",
 )
 
 TABLES = (
+    Table(
+        "game_sheets",
+        INGEST,
+        "move of a game sheet (tournament, game, move order)",
+        "The game sheets of duplicate tournaments as sent (export kind `game_sheet`): one "
+        "row per move of the master game, the top played on it. Only files whose "
+        "tournament has duplicate results load; what a move says is judged by the audit "
+        "(`game_sheet_audit`), not here.",
+        columns(
+            ("tournament_id", STR),
+            ("game", INT, "manche, 1 or more"),
+            ("move", INT, "coup, 1 or more; once per game"),
+            ("rack", STR, "tirage as written (`?` blank, `+`/`-` kept letters / new draw)"),
+            ("word", STR, "the whole word as written (lower case = blank)"),
+            ("position", STR, "as written: `H8` horizontal, `8H` vertical"),
+            ("score", INT, "the top stated on the sheet; null when not written"),
+            ("source_file", STR),
+        ),
+    ),
     Table(
         "game_sheet_audit",
         FAMILY,
@@ -19,6 +40,7 @@ TABLES = (
         "score, status and the arbiter's message (French). A tournament's total row (null "
         "`game` and `move`) compares the sum of the computed tops with its `top_total`.",
         columns(
+            ("season", STR),
             ("tournament_id", STR),
             ("game", INT, "manche; null on a tournament's total row"),
             ("move", INT, "coup; null on a tournament's total row"),

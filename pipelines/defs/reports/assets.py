@@ -35,6 +35,7 @@ REPORT_INPUTS = [
     "series_classification",
     "series_movements",
     "series_comparison",
+    "game_sheet_audit",
 ]
 
 

@@ -1,0 +1,151 @@
+"""`classement score --sheet FILE [--game N]`: replay a game sheet and print every move.
+
+The file is read like an export of the raw folder (CSV or XLSX, the `game_sheet` kind of
+docs/exports.md) and checked like one, so that a file the build would reject stops here
+with the same message (the checks against the tournament's results aside: the command
+needs none). Each game is then replayed with the scorer of RULES §7: each move with its
+words and computed score, its problems, the total of the computed tops and the board.
+
+Exit status: 0 when every move scores as stated (a move without a stated score counts as
+such: there is nothing to contradict), 1 when a stated score differs from the computed one
+or a move is irregular, 2 when the file cannot be read as a game sheet (or holds no game
+number `--game`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.ingest.errors import ExportError
+from pipelines.ingest.kinds.game_sheets import GAME_SHEET, sheet_errors
+from pipelines.ingest.read import RawTable, read_export
+from pipelines.ingest.validate import first_error_per_file, type_frame
+from pipelines.reference.scoring import load_scoring_params
+from pipelines.resources import REFERENCE_DIR
+from transforms.scoring import (
+    STATUS_ILLEGAL,
+    STATUS_OK,
+    STATUS_SCORE_DIFFERS,
+    STATUS_SCORE_MISSING,
+    GameReplay,
+    format_game,
+    replay_games,
+)
+
+UNREADABLE = 2
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="replay a duplicate game sheet and check each move's score (RULES §7)",
+        description="Replays the master game(s) of a game sheet (CSV or XLSX, columns "
+        "tournament_id, game, move, rack, word, position, score: docs/exports.md) move by "
+        "move: each move with its words and computed score, then the board. Exit status 0 "
+        "when every move scores as stated, 1 when some differ or are irregular, 2 when the "
+        "file cannot be read.",
+    )
+    parser.add_argument("--sheet", type=Path, required=True, help="the game sheet (CSV, XLSX)")
+    parser.add_argument("--game", type=int, default=None, help="replay only this game (manche)")
+    parser.set_defaults(func=run)
+
+
+class SheetError(Exception):
+    """A file that cannot be replayed; the message is the one printed."""
+
+
+def _frame(table: RawTable, name: str) -> pl.DataFrame:
+    """The sheet's rows as the ingest stacks them: strings of the kind's columns and the
+    file, the name used in messages and the row numbers."""
+    n = len(table)
+    data = {c: table.columns.get(c, [None] * n) for c in GAME_SHEET.columns}
+    schema = {c: pl.String for c in GAME_SHEET.columns} | {
+        "_row": pl.Int64,
+        "_file": pl.String,
+        "_where": pl.String,
+    }
+    return pl.DataFrame(
+        {**data, "_row": table.rows, "_file": [name] * n, "_where": [table.where or name] * n},
+        schema=schema,
+    )
+
+
+def read_sheet(path: Path) -> pl.DataFrame:
+    """The typed rows of the game sheet at `path`, checked as the ingest checks a sheet on
+    its own; SheetError with the ingest's French message when it cannot be."""
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise SheetError(f"{name} : fichier illisible ({err.strerror or err})") from None
+    try:
+        tables = read_export(data, name)
+    except ExportError as err:
+        raise SheetError(str(err)) from None
+    table = tables.get(GAME_SHEET.name)
+    if table is None:
+        raise SheetError(
+            f"{name} : ce fichier n'est pas une feuille de partie (il faut les colonnes "
+            "tournament_id, game, move, word, position, et rack, score s'il y a lieu : voir "
+            "docs/exports.md)"
+        )
+    typed, type_errors = type_frame(_frame(table, name), GAME_SHEET)
+    first = first_error_per_file([type_errors, sheet_errors(typed)])
+    if first.height:
+        row = first.row(0, named=True)
+        column = row["column"]
+        raise SheetError(
+            str(
+                ExportError(
+                    row["_where"],
+                    row["message"],
+                    row=row["_row"],
+                    column=column,
+                    header=table.headers.get(column) if column else None,
+                )
+            )
+        )
+    return typed
+
+
+def _summary(replays: list[GameReplay]) -> tuple[str, bool]:
+    """The closing line, and whether every move scored as stated."""
+    statuses = [m.status for r in replays for m in r.moves]
+    counts = {s: statuses.count(s) for s in (STATUS_OK, STATUS_SCORE_MISSING)}
+    differ = statuses.count(STATUS_SCORE_DIFFERS)
+    illegal = statuses.count(STATUS_ILLEGAL)
+    parts = [
+        f"{len(replays)} manche(s), {len(statuses)} coup(s) rejoué(s)",
+        f"{counts[STATUS_OK]} conforme(s)",
+        f"{differ} score(s) différent(s)",
+        f"{illegal} coup(s) irrégulier(s)",
+    ]
+    if counts[STATUS_SCORE_MISSING]:
+        parts.append(f"{counts[STATUS_SCORE_MISSING]} sans score indiqué")
+    return " ; ".join(parts), differ == 0 and illegal == 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        typed = read_sheet(args.sheet)
+    except SheetError as err:
+        print(f"erreur : {err}", file=sys.stderr)
+        return UNREADABLE
+    params = load_scoring_params(REFERENCE_DIR)
+    replays = replay_games(typed, params, game=args.game)
+    if not replays:
+        found = ", ".join(str(g) for g in sorted(set(typed["game"].to_list())))
+        print(
+            f"erreur : {args.sheet} : aucune manche {args.game} sur cette feuille "
+            f"(manches : {found})",
+            file=sys.stderr,
+        )
+        return UNREADABLE
+    print("\n".join(format_game(r, params) for r in replays))
+    line, as_stated = _summary(replays)
+    print(line)
+    return 0 if as_stated else 1
