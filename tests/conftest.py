@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import polars as pl
@@ -13,6 +14,13 @@ from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
 from transforms.tables import table
 
 CALENDAR = load_calendar(REFERENCE_DIR)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _reproducible_dates() -> None:
+    """Reports state when they were generated: the tests fix that moment
+    (`SOURCE_DATE_EPOCH`, 2025-01-15 12:00 UTC), so the same inputs give the same bytes."""
+    os.environ["SOURCE_DATE_EPOCH"] = "1736942400"
 
 
 def declared(**frames: pl.DataFrame) -> dict[str, pl.DataFrame]:

@@ -625,3 +625,31 @@ def test_a_one_name_player_in_an_aupair_file(raw: Path) -> None:
     assert sorted(players.select("last_name", "first_name").rows(), key=str) == sorted(
         [("Suhaimi", None), ("Richards", "Nigel"), ("Ali", "Ahmad")], key=str
     )
+
+
+def test_an_unknown_classique_category_rejects_the_file(raw: Path) -> None:
+    """The cote needs the category's parameters: an unknown one is the organiser's to fix
+    (or the file states bonus_m, pj_min and pj_max)."""
+    text = results_csv("C2", C2, category="Régional")
+    (raw / "2023-2024" / "C2.csv").write_text(text, encoding="utf-8")
+    result = ingest_files(
+        read_raw(raw), calendar=CALENDAR, categories=frozenset({"open", "national"})
+    )
+    assert result.rejected == {
+        "2023-2024/C2.csv": "2023-2024/C2.csv, ligne 2, colonne « category » : la catégorie "
+        "« Régional » du tournoi classique C2 est inconnue : utilisez l'une de national, open "
+        "(data/reference/cote_categories.csv), ou indiquez bonus_m, pj_min et pj_max"
+    }
+
+
+def test_a_game_without_scores_nor_result_rejects_the_file(raw: Path) -> None:
+    (raw / "2023-2024" / "C1_games.csv").write_text(
+        games_csv("C1", [(1, "100", "101", "", ""), (1, "102", "103", 400, 399)]),
+        encoding="utf-8",
+    )
+    result = _ingest(raw)
+    assert result.rejected["2023-2024/C1_games.csv"] == (
+        "2023-2024/C1_games.csv, ligne 2, colonne « player_score » : la partie de 100 contre 101 "
+        "n'a ni les deux scores ni le résultat (player_result : 1, 0.5 ou 0) : l'Elo ne peut "
+        "la compter"
+    )

@@ -124,16 +124,22 @@ def test_rejected_input_gives_exit_status_1_and_is_quarantined(
 
 
 def test_a_failed_build_leaves_the_previous_warehouse_intact(
-    raw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    raw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert _build(raw, tmp_path) == 0
     warehouse = tmp_path / "w.duckdb"
     before = hashlib.sha256(warehouse.read_bytes()).hexdigest()
     pages = _hashes(tmp_path / "reports")
-    # A classique tournament of a category with no parameters: the cote cannot be computed.
+    # A new tournament, and a rule that fails on it after the ingest and the series.
     (raw / "2023-2024" / "C7.csv").write_text(
-        results_csv("C7", PLAYERS, category="inconnue", date="2024-03-01"), encoding="utf-8"
+        results_csv("C7", PLAYERS, date="2024-03-01"), encoding="utf-8"
     )
+    from pipelines.defs.classique import assets
+
+    def fails(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the cote of tournament C7 cannot be computed")
+
+    monkeypatch.setattr(assets.cote, "cote_history", fails)
     assert _build(raw, tmp_path) == 2
     err = capsys.readouterr().err
     assert "La construction a échoué ; l'entrepôt et les rapports précédents sont inchangés" in err

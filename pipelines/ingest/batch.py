@@ -84,9 +84,11 @@ def ingest_files(
     *,
     calendar: SeasonCalendar,
     refused: Mapping[str, str] | None = None,
+    categories: frozenset[str] = frozenset(),
 ) -> IngestResult:
     """Read, check and assemble every raw export (keyed by its path relative to the raw
-    folder). `refused`: files rejected before reading (`raw.refused_paths`), by key.
+    folder). `refused`: files rejected before reading (`raw.refused_paths`), by key;
+    `categories`: the classique categories the cote knows (none: not checked).
 
     Any failure while reading one file rejects that file, by name, never the build: the
     readers' own errors name the row and column; anything else is caught per file; and if
@@ -106,15 +108,15 @@ def ingest_files(
         except Exception as err:
             rejected[path] = _unexpected(path, err)
     try:
-        return _checked(files, paths, companions, parsed, rejected, calendar)
+        return _checked(files, paths, companions, parsed, rejected, calendar, categories)
     except Exception:
         for path in list(parsed):
             try:
-                _checked(files, [path], {}, {path: parsed[path]}, {}, calendar)
+                _checked(files, [path], {}, {path: parsed[path]}, {}, calendar, categories)
             except Exception as err:
                 rejected[path] = _unexpected(path, err)
                 del parsed[path]
-        return _checked(files, paths, companions, parsed, rejected, calendar)
+        return _checked(files, paths, companions, parsed, rejected, calendar, categories)
 
 
 def _unexpected(path: str, err: Exception) -> str:
@@ -136,6 +138,7 @@ def _checked(
     parsed: dict[str, dict[str, RawTable]],
     rejected: dict[str, str],
     calendar: SeasonCalendar,
+    categories: frozenset[str],
 ) -> IngestResult:
     """Type, check and assemble the parsed files (all at once)."""
     rejected = dict(rejected)
@@ -173,6 +176,7 @@ def _checked(
         validate.results_errors(results),
         validate.rank_errors(results),
         validate.duplicate_errors(results),
+        validate.category_errors(results, categories),
         validate.tournament_owner_errors(results, RESULTS.label),
         ratings_type_errors,
         validate.rating_list_errors(ratings),

@@ -298,6 +298,32 @@ def rank_errors(typed: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def category_errors(typed: pl.DataFrame, categories: frozenset[str]) -> pl.DataFrame:
+    """A classique tournament is rated with the parameters of its category (the cote,
+    docs/rules.md §1): its category must be one of `categories` (compared trimmed and
+    case-insensitively), unless its rows state `bonus_m`, `pj_min` and `pj_max`."""
+    if not categories:
+        return empty_errors()
+    known = [c.strip().lower() for c in categories]
+    stated = pl.all_horizontal(pl.col(c).is_not_null() for c in ("bonus_m", "pj_min", "pj_max"))
+    classique = typed.filter(pl.col("discipline").str.to_lowercase() == "classique")
+    unknown = ~pl.col("category").str.strip_chars().str.to_lowercase().is_in(known)
+    first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
+    return _error_rows(
+        classique,
+        (pl.col("category").is_null() | unknown) & ~stated.any().over(_TOURNAMENT) & first_row,
+        "category",
+        pl.format(
+            "la catégorie « {} » du tournoi classique {} est inconnue : utilisez l'une de {} "
+            "(data/reference/cote_categories.csv), ou indiquez bonus_m, pj_min et pj_max",
+            pl.col("category").fill_null(""),
+            pl.col("tournament_id"),
+            pl.lit(", ".join(sorted(set(known)))),
+        ),
+        check=3,
+    )
+
+
 def duplicate_errors(typed: pl.DataFrame) -> pl.DataFrame:
     """A duplicate tournament needs its number of games (its classification points depend
     on it); an event's coefficient, where given, must be above 0."""
@@ -444,7 +470,22 @@ def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFram
 
 def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
     """Checks of game rows against the accepted results (`roster`: tournament_id, player_id)."""
-    errors: list[pl.DataFrame] = []
+    errors: list[pl.DataFrame] = [
+        _error_rows(
+            typed,
+            pl.col("opponent_id").is_not_null()
+            & pl.col("player_result").is_null()
+            & (pl.col("player_score").is_null() | pl.col("opponent_score").is_null()),
+            "player_score",
+            pl.format(
+                "la partie de {} contre {} n'a ni les deux scores ni le résultat "
+                "(player_result : 1, 0.5 ou 0) : l'Elo ne peut la compter",
+                pl.col("player_id"),
+                pl.col("opponent_id"),
+            ),
+            check=4,
+        )
+    ]
     known_tournaments = roster.select("tournament_id").unique()
     with_known = typed.join(
         known_tournaments.with_columns(_known=pl.lit(True)), on="tournament_id", how="left"

@@ -8,6 +8,7 @@ reads a subset of HTML in its labels) and through `safe_json` before it reaches 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import html
 import json
 import math
@@ -134,14 +135,19 @@ def definition_list(items: Mapping[str, object]) -> Html:
     return Html(f'<dl class="facts">{"".join(parts)}</dl>')
 
 
-_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_.-]")
+_ESCAPED = re.compile(r"[^A-Za-z0-9.-]|^\.")
+MAX_FILENAME = 120  # characters before `.html`; the longest names end with a hash
 
 
 def player_filename(player_id: str) -> str:
-    """The file name of a player's page: the licence, any other character hex-encoded."""
-    safe = _UNSAFE_FILENAME.sub(lambda m: f"_{ord(m.group(0)):x}_", player_id)
-    if safe.startswith("."):
-        safe = "_2e_" + safe[1:]
+    """The file name of a player's page: the licence, every other character (the escape
+    `_` itself included, and a leading dot) written `_<hex>_`, so that two licences never
+    share a file; a name too long for a file system keeps its start and gets a hash of the
+    whole licence."""
+    safe = _ESCAPED.sub(lambda m: f"_{ord(m.group(0)):x}_", player_id)
+    if len(safe) > MAX_FILENAME:
+        digest = hashlib.sha256(player_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        safe = f"{safe[: MAX_FILENAME - 17]}~{digest}"
     return f"{safe}.html"
 
 

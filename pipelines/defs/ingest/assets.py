@@ -8,6 +8,7 @@ import polars as pl
 from pipelines.ingest.batch import ingest_files, season_fingerprints, year_fingerprints
 from pipelines.ingest.raw import quarantine, read_raw, refused_paths
 from pipelines.partitions import season_partitions, year_partitions
+from pipelines.reference.classique import load_cote_params
 from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_spec
@@ -53,7 +54,10 @@ def ingest(
     quarantine folder with the reason) and replace the base tables in one transaction."""
     files = read_raw(warehouse.raw)
     calendar = load_calendar(warehouse.reference)
-    result = ingest_files(files, calendar=calendar, refused=refused_paths(warehouse.raw))
+    categories = frozenset(c.category for c in load_cote_params(warehouse.reference).categories)
+    result = ingest_files(
+        files, calendar=calendar, refused=refused_paths(warehouse.raw), categories=categories
+    )
     quarantined = quarantine(result.rejected, files, warehouse.quarantine)
     for path, message in sorted(result.rejected.items()):
         context.log.warning(f"rejected: {message} (copied to {quarantined[path]})")

@@ -1,0 +1,273 @@
+"""Nothing lost, nothing corrupted: one writer at a time, no file stops the build, an
+incremental build equals a fresh one, bad values never pass silently."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.build import run_build
+from pipelines.ingest.batch import ingest_files
+from pipelines.ingest.raw import read_raw, refused_paths
+from pipelines.locks import WarehouseLocked, exclusive
+from pipelines.reports.html import player_filename
+from pipelines.reports.pdf import ChromiumMissingError, chromium_path
+from pipelines.resources import PROJECT_ROOT
+from pipelines.warehouse import Warehouse
+from tests.conftest import CALENDAR, PLAYERS, results_csv
+
+FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
+HEADER = "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank"
+
+
+def _ingest(raw: Path):
+    return ingest_files(read_raw(raw), calendar=CALENDAR, refused=refused_paths(raw))
+
+
+def _xlsx_with_formula() -> bytes:
+    """A results sheet whose score is a formula saved without its value (openpyxl writes no
+    cached values, like a program that does not compute)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append([*HEADER.split(","), "score"])
+    sheet.append(["X5", "Open", "classique", "2024-01-14", "300", "Roy", "Ali", 1, "=2*200"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _zip_bomb() -> bytes:
+    """A workbook of a few hundred kilobytes that would inflate to 300 MB."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * 300_000_000)
+    return buffer.getvalue()
+
+
+def _row(**cells: str) -> str:
+    values = {
+        "tournament_id": "X9",
+        "tournament_name": "Open",
+        "discipline": "classique",
+        "end_date": "2024-01-14",
+        "player_id": "300",
+        "last_name": "Roy",
+        "first_name": "Ali",
+        "rank": "1",
+    } | cells
+    return ",".join(values[c] for c in HEADER.split(",")) + "\n"
+
+
+# (file name, content, what the message says after the file name)
+BROKEN: list[tuple[str, bytes, str]] = [
+    ("x1.csv", (HEADER + ",games\n" + _row().strip() + ",123456789012345678901\n").encode(),
+     ", ligne 2, colonne « games » : « 123456789012345678901 » : nombre démesuré"),
+    ("x2.xlsx", b"PK\x03\x04 a truncated workbook",
+     " : ce n'est pas un classeur XLSX lisible"),
+    ("x3.csv", (HEADER + "\n" + _row(end_date="0001-01-14")).encode(),
+     ", ligne 2, colonne « end_date » : « 0001-01-14 » : une date de tournoi entre 1900"),
+    ("x4.csv", (HEADER + "\n" + _row(end_date="14/01/24")).encode(),
+     ", ligne 2, colonne « end_date » : « 14/01/24 » : une année à deux chiffres est ambiguë"),
+    ("x5.csv", (HEADER + "\n" + _row(player_id="9" * 70)).encode(),
+     ", ligne 2, colonne « player_id » : valeur de 70 caractères : 64 au plus"),
+    ("x6.csv", (HEADER + "\n" + _row(last_name="R" * 1200)).encode(),
+     ", ligne 2, colonne « last_name » : valeur de 1200 caractères : 1000 au plus"),
+    ("x7.csv", (HEADER + "\n" + _row(last_name="Hélène")).encode() + b"\n" + _row(
+        player_id="301", last_name="Gu\xe9rin", rank="2").encode("latin-1"),
+     ", ligne 4 : le fichier mélange deux encodages : l'octet 0xE9"),
+    ("x8.csv", (HEADER + "\n" + _row() * 200).encode() + b"\x00" + b"\n",
+     ", ligne 202 : un octet nul (0x00) au milieu du texte"),
+    ("x9.xlsx", _xlsx_with_formula(),
+     " [feuille Sheet], ligne 2 : la cellule I2 contient la formule « =2*200 » sans sa valeur"),
+    ("y1.xlsx", _zip_bomb(), " : le classeur occupe 300 Mo une fois décompressé"),
+    ("y2.t", (FIXTURES / "tsh/open-lyon-2024/a.t").read_bytes().replace(b"\n", b"\n\x07", 1),
+     ", ligne 2"),
+    ("y3.csv", b'tournament_id;tournament_name;discipline;end_date;player_id;last_name;'
+     b'first_name;rank\r\nX9;"Open\r\nde Lyon";classique;2024-01-14;300;Roy;Ali;un\r\n',
+     ", ligne 2, colonne « rank » : « un » n'est pas un nombre entier"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "content", "message"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_file_is_rejected_by_name_and_the_others_load(
+    raw: Path, name: str, content: bytes, message: str
+) -> None:
+    folder = raw / "2023-2024"
+    if name.endswith(".t"):
+        folder = raw / "2023-2024" / "lyon"
+        folder.mkdir()
+        (folder / "config.tsh").write_bytes(
+            (FIXTURES / "tsh/open-lyon-2024/config.tsh").read_bytes()
+        )
+    (folder / name).write_bytes(content)
+    result = _ingest(raw)
+    key = (folder / name).relative_to(raw).as_posix()
+    assert set(result.rejected) == {key}
+    assert result.rejected[key].startswith(key + message), result.rejected[key]
+    tournaments = set(result.tables["tournaments"]["tournament_id"].to_list())
+    assert {"C1", "D1"} <= tournaments  # the good files loaded
+
+
+def test_links_out_of_the_raw_folder_and_names_that_are_not_utf8(raw: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.csv"
+    outside.write_text(results_csv("S1", PLAYERS), encoding="utf-8")
+    (raw / "2023-2024" / "link.csv").symlink_to(outside)
+    (raw / "2023-2024" / "dangling.csv").symlink_to(tmp_path / "nowhere.csv")
+    inside = raw / "2023-2024" / "C1.csv"
+    (raw / "2023-2024" / "alias.csv").symlink_to(inside)  # a link inside: followed, C1 twice
+    bad_name = os.fsencode(raw / "2023-2024") + b"/r\xe9sultats.csv"
+    with open(bad_name, "wb") as handle:
+        handle.write(results_csv("C9", PLAYERS).encode())
+    result = _ingest(raw)
+    assert result.rejected["2023-2024/link.csv"].startswith(
+        "2023-2024/link.csv : ce lien mène hors du dossier des exports"
+    )
+    assert "2023-2024/dangling.csv" in result.rejected
+    assert result.rejected["2023-2024/r\\xe9sultats.csv"].startswith(
+        "2023-2024/r\\xe9sultats.csv : le nom du fichier n'est pas écrit en UTF-8"
+    )
+    assert "secret" not in str(result.tables)  # never read
+    assert "2023-2024/alias.csv" in result.rejected  # C1 already has its results in C1.csv
+
+
+def test_an_unforeseen_failure_in_a_parser_rejects_that_file_only(
+    raw: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipelines.ingest.formats import aupair
+
+    def explode(data: bytes, name: str) -> dict:
+        raise RuntimeError("index out of range")
+
+    (raw / "2023-2024" / "event.tou").write_bytes(
+        (FIXTURES / "wespa/2006/NZL/TT2006.tou").read_bytes()
+    )
+    monkeypatch.setattr(aupair, "parse", explode)
+    result = _ingest(raw)
+    assert result.rejected == {
+        "2023-2024/event.tou": "2023-2024/event.tou : le fichier n'a pas pu être lu (index out "
+        "of range) : vérifiez qu'il s'agit bien d'un export de tournoi, enregistré de nouveau "
+        "depuis le logiciel ou le tableur"
+    }
+
+
+def test_player_page_names_are_one_to_one_and_bounded() -> None:
+    ids = ["a/b", "a_2f_b", "a_b", "a b", ".x", "_2e_x", "x" * 500, "x" * 499 + "y", "é"]
+    names = [player_filename(i) for i in ids]
+    assert len(set(names)) == len(names)
+    assert all(len(n) <= 125 and "/" not in n and not n.startswith(".") for n in names)
+    assert player_filename("100123") == "100123.html"
+
+
+def test_a_bad_chromium_path_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLASSEMENT_CHROMIUM", "/nowhere/chromium")
+    with pytest.raises(ChromiumMissingError, match="CLASSEMENT_CHROMIUM=/nowhere/chromium"):
+        chromium_path()
+
+
+def test_the_lock_refuses_a_second_writer(tmp_path: Path) -> None:
+    warehouse = tmp_path / "w.duckdb"
+    held = exclusive(warehouse)
+    with held, pytest.raises(WarehouseLocked, match=f"pid {os.getpid()}"), exclusive(warehouse):
+        pass
+    with exclusive(warehouse):  # released
+        pass
+
+
+@pytest.mark.slow
+def test_without_chromium_the_warehouse_and_pages_are_built(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLASSEMENT_CHROMIUM", "/bin/false")
+    summary = run_build(raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None)
+    assert summary.exit_status == 3 and summary.pdf_error
+    assert (tmp_path / "reports" / "2023-2024" / "index.html").exists()
+    assert Warehouse(tmp_path / "w.duckdb").table("series_classification").height > 0
+
+
+@pytest.mark.slow
+def test_a_failed_write_leaves_nothing_behind_and_says_why(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(self: Warehouse, name: str, frame: pl.DataFrame, column: str, value: object):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Warehouse, "replace_partition", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        run_build(raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw", "w.duckdb.lock"]
+
+
+def _cli_build(raw: Path, out: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "pipelines.cli", "build", "--raw", str(raw)]
+    command += ["--warehouse", str(out / "w.duckdb"), "--reports", str(out / "reports")]
+    return subprocess.Popen([*command, "--no-pdf"], cwd=PROJECT_ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # fmt: skip
+
+
+def _snapshot(out: Path) -> tuple[dict[str, list[tuple]], dict[str, bytes]]:
+    warehouse = Warehouse(out / "w.duckdb")
+    tables = {n: sorted(warehouse.table(n).rows(), key=repr) for n in warehouse.tables()}
+    pages = {
+        p.relative_to(out / "reports").as_posix(): p.read_bytes()
+        for p in sorted((out / "reports").rglob("*"))
+        if p.is_file()
+    }
+    return tables, pages
+
+
+@pytest.mark.slow
+def test_two_builds_at_once_never_corrupt_the_warehouse(raw: Path, tmp_path: Path) -> None:
+    """The second of two simultaneous builds exits at once (status 4, nothing touched) or,
+    once the first is done, builds on its result; either way the warehouse and the reports
+    equal a clean build's."""
+    clean = tmp_path / "clean"
+    assert _cli_build(raw, clean).wait() == 0
+    expected = _snapshot(clean)
+    for offset in (0.0, 0.8, 2.5):
+        out = tmp_path / f"at-{offset}"
+        first = _cli_build(raw, out)
+        time.sleep(offset)
+        second = _cli_build(raw, out)
+        status = (first.wait(), second.wait())
+        assert status in {(0, 4), (0, 0), (4, 0)}, (offset, status, second.stderr)
+        if 4 in status:
+            refused = (first, second)[status.index(4)]
+            assert refused.stderr is not None
+            assert "Construction refusée : l'entrepôt" in refused.stderr.read().decode()
+        assert _snapshot(out) == expected, offset
+
+
+@pytest.mark.slow
+def test_removed_and_redated_exports_leave_nothing_behind(raw: Path, tmp_path: Path) -> None:
+    """A season whose exports are gone (all of them, or re-dated into another season) loses
+    its rows, its report and its links, as a fresh build of the same folder has none."""
+    out = tmp_path / "out"
+    run_build(raw, out / "w.duckdb", out / "reports", emit=lambda _: None, pdf=False)
+    assert (out / "reports" / "2023-2024" / "index.html").exists()
+    moved = results_csv("C1", PLAYERS, date="2024-10-06")  # into 2024-2025
+    (raw / "2023-2024" / "C1.csv").write_text(moved, encoding="utf-8")
+    (raw / "2023-2024" / "D1.csv").unlink()
+    run_build(raw, out / "w.duckdb", out / "reports", emit=lambda _: None, pdf=False)
+    fresh = tmp_path / "fresh"
+    run_build(raw, fresh / "w.duckdb", fresh / "reports", emit=lambda _: None, pdf=False)
+    assert _snapshot(out) == _snapshot(fresh)
+    assert not (out / "reports" / "2023-2024").exists()
+    index = (out / "reports" / "index.html").read_text(encoding="utf-8")
+    assert "2023-2024/index.html" not in index
+    for path in list(raw.rglob("*.csv")):
+        path.unlink()
+    run_build(raw, out / "w.duckdb", out / "reports", emit=lambda _: None, pdf=False)
+    warehouse = Warehouse(out / "w.duckdb")
+    for name in ("series_classification", "cote_history", "season_builds"):
+        assert warehouse.table(name).height == 0, name
