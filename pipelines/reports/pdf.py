@@ -52,7 +52,7 @@ def chromium_path() -> str:
                 "ou retirez la variable pour utiliser le Chromium du système"
             )
         return chosen
-    candidates = ["/usr/bin/chromium"]
+    candidates: list[str | None] = ["/usr/bin/chromium"]
     candidates += [shutil.which(n) for n in ("chromium", "chromium-browser")]
     for candidate in candidates:
         if candidate and Path(candidate).exists():
