@@ -30,7 +30,7 @@ from transforms.mort_subite import (
 from transforms.tables import table
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mort_subite"
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mort_subite"
 CALENDAR = SeasonCalendar(9, 1)
 
 ART_12 = [
@@ -686,10 +686,10 @@ def test_challenge_from_the_exports() -> None:
 
 def test_example_exports_of_the_docs() -> None:
     players = pl.read_csv(
-        FIXTURES / "players.csv",
+        EXAMPLES / "players.csv",
         schema_overrides={"player_id": pl.String, "series": pl.String, "date": pl.Date},
     )
-    moves = pl.read_csv(FIXTURES / "moves.csv", schema_overrides={"player_id": pl.String})
+    moves = pl.read_csv(EXAMPLES / "moves.csv", schema_overrides={"player_id": pl.String})
     assert validate_challenge(players, moves, PARAMS, CALENDAR).height == 0
     tables = challenge(players, moves, PARAMS, CALENDAR)
     reasons = dict(tables.qualified.select("player_id", "reason").iter_rows())

@@ -35,6 +35,10 @@ REPORT_INPUTS = [
     "series_classification",
     "series_movements",
     "series_comparison",
+    "mort_subite_players",
+    "mort_subite_moves",
+    "mort_subite_results",
+    "mort_subite_standings",
 ]
 
 
