@@ -494,8 +494,8 @@ def test_season_drops_the_worst_round_and_the_final_breaks_a_tie() -> None:
     players = _season_players(SEASON_ROUNDS, SEASON_SERIES)
     out = season_standings(players, SEASON_RESULTS, PARAMS, CALENDAR)
     assert out.columns == [
-        "season", "player_id", "rounds_played", "rounds_counted", "total", "final_points",
-        "place", "trophy", "cup",
+        "season", "player_id", "series", "rounds_played", "rounds_counted", "total",
+        "final_points", "place", "trophy", "cup",
     ]  # fmt: skip
     assert out["season"].unique().to_list() == ["2024-2025"]
     # x = 3 regular rounds: the 2 best count. A: 70 + 70 (58 dropped) + final 128 = 268;
@@ -508,6 +508,7 @@ def test_season_drops_the_worst_round_and_the_final_breaks_a_tie() -> None:
         "E": (3, 2, 238.0, 116.0, 5, None, None),  # 61 + 61 (58 dropped) + 116
     }
     assert out["player_id"].to_list() == ["C", "B", "A", "D", "E"]
+    assert out["series"].to_list() == ["1", "2", "2", "4", "4"]
 
 
 def test_final_qualification_uses_the_same_best_rounds() -> None:

@@ -295,56 +295,25 @@ def _season_series(p: pl.DataFrame, calendar: SeasonCalendar) -> pl.DataFrame:
     )
 
 
-def series_entries(players: pl.DataFrame, host_results: pl.DataFrame) -> pl.DataFrame:
-    """The entries of the regular rounds' players in their host tournaments, for the series
-    chain of docs/rules.md §3 (`transforms.series_population.event_series`):
-    `tournament_id, player_id, series, start`, one row per host tournament and player.
+def with_host_series(players: pl.DataFrame, host_results: pl.DataFrame) -> pl.DataFrame:
+    """The players export with each regular round's empty (or unreadable) `series` taken
+    from the player's row in the host tournament's results (`host_results`:
+    `tournament_id, player_id, series`, results rows); a series found in neither stays
+    empty and counts as 7. The final's rows are left as they are: a finalist's series is
+    the one of their latest regular round (see `_season_series`). Rows keep their order.
 
-    `series` is the one the players export writes, else the one of the player's row in the
-    host tournament's results (`host_results`: `tournament_id, player_id, series, start`,
-    the host tournaments' results with their start dates); `start` is the host
-    tournament's start, else the round's date."""
-    regular = players.filter(
-        (pl.col("final") != 1).fill_null(True) & pl.col("host_tournament_id").is_not_null()
-    )
-    hosts = host_results.select(
-        pl.col("tournament_id").cast(pl.String),
-        pl.col("player_id").cast(pl.String),
-        pl.col("series").cast(pl.String).alias("_host_series"),
-        pl.col("start").cast(pl.Date).alias("_host_start"),
-    ).unique(["tournament_id", "player_id"], keep="first")
-    return (
-        regular.select(
-            pl.col("host_tournament_id").cast(pl.String).alias("tournament_id"),
+    Not the whole chain of docs/rules.md §3: the ingest checks the qualification with the
+    same series as the season's computation, and it cannot know last season's
+    classification (computed after the ingest)."""
+    known = (
+        host_results.select(
+            pl.col("tournament_id").cast(pl.String).alias("host_tournament_id"),
             pl.col("player_id").cast(pl.String),
-            pl.col("series").cast(pl.String),
-            _date(regular, "date").alias("_date"),
+            pl.col("series").cast(pl.String).alias("_host_series"),
         )
-        .join(hosts, on=["tournament_id", "player_id"], how="left")
-        .select(
-            "tournament_id",
-            "player_id",
-            pl.coalesce(series_level(pl.col("series")), series_level(pl.col("_host_series"))).alias(
-                "series"
-            ),
-            pl.coalesce("_host_start", "_date").alias("start"),
-        )
-        .unique(["tournament_id", "player_id"], keep="first")
-        .sort("tournament_id", "player_id")
+        .filter(series_level(pl.col("_host_series")).is_not_null())
+        .unique(["host_tournament_id", "player_id"], keep="first", maintain_order=True)
     )
-
-
-def with_held_series(players: pl.DataFrame, held: pl.DataFrame) -> pl.DataFrame:
-    """The players export with each regular round's empty (or unreadable) `series` filled
-    with the series the player held in the host tournament (`held`: `tournament_id,
-    player_id, series`, the chain of docs/rules.md §3 over `series_entries`). The final's
-    rows are left as they are: a finalist's series is the one of their latest regular
-    round (see `_season_series`)."""
-    known = held.select(
-        pl.col("tournament_id").cast(pl.String).alias("host_tournament_id"),
-        pl.col("player_id").cast(pl.String),
-        pl.col("series").cast(pl.String).alias("_held"),
-    ).unique(["host_tournament_id", "player_id"], keep="first")
     regular = (pl.col("final") != 1).fill_null(True)
     return (
         players.join(
@@ -352,11 +321,11 @@ def with_held_series(players: pl.DataFrame, held: pl.DataFrame) -> pl.DataFrame:
         )
         .with_columns(
             pl.when(regular & series_level(pl.col("series")).is_null())
-            .then(pl.col("_held"))
+            .then(pl.col("_host_series"))
             .otherwise(pl.col("series"))
             .alias("series")
         )
-        .drop("_held")
+        .drop("_host_series")
     )
 
 
@@ -906,7 +875,7 @@ def season_standings(
     frames = []
     for (season,), rounds in sorted(places.partition_by("season", as_dict=True).items()):
         classified = _classify(rounds, params).join(
-            series.filter(pl.col("season") == season).select("player_id", "series_group"),
+            series.filter(pl.col("season") == season).select("player_id", "series", "series_group"),
             on="player_id",
             how="left",
         )
@@ -926,6 +895,7 @@ def season_standings(
             classified.select(
                 pl.lit(season, dtype=pl.String).alias("season"),
                 "player_id",
+                pl.col("series").fill_null(pl.lit(DEFAULT_SERIES)),
                 "rounds_played",
                 "rounds_counted",
                 _unscaled(classified["total"], scale).alias("total"),

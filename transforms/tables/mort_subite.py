@@ -117,6 +117,11 @@ TABLES = (
         columns(
             ("season", STR),
             ("player_id", STR),
+            (
+                "series",
+                STR,
+                "the player's series of the season: the latest of their rounds' (`SS`, `1` … `7`)",
+            ),
             ("rounds_played", INT, "regular rounds played"),
             ("rounds_counted", INT, "regular rounds counted: at most x − 1"),
             ("total", FLOAT, "points of the counted rounds plus the final's, exact"),

@@ -3,10 +3,10 @@
 One multi-asset writes the season's three tables together: the rounds of a season are
 qualified, played and classified at once (the final's qualification needs the regular
 rounds' results, the standings every round's). It reads the season's rows of the two
-exports (`mort_subite_players`, by the round's date; `mort_subite_moves`, by round), fills
-an empty series of a regular round with the series the player held in the host
-tournament (docs/rules.md §3: the host tournament's results, last season's
-classification, the rating lists, 7), and calls `transforms.mort_subite.challenge`.
+exports (`mort_subite_players`, by the round's date; `mort_subite_moves`, by round), takes
+an empty series of a regular round from the player's row in the host tournament's
+results (`transforms.mort_subite.with_host_series`, as the ingest's checks do) and calls
+`transforms.mort_subite.challenge`.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the `context` annotation.
@@ -20,21 +20,13 @@ from pipelines.partitions import season_partitions
 from pipelines.reference.mort_subite import load_mort_subite_params
 from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from pipelines.season_inputs import held_series
 from pipelines.tables import table_spec
 from pipelines.warehouse import Warehouse
 from transforms import mort_subite
 
 GROUP = "mort_subite"
 KINDS = {"duckdb", "polars"}
-INPUTS = [
-    "mort_subite_players",
-    "mort_subite_moves",
-    "tournaments",
-    "results",
-    "rating_lists",
-    "series_classification",
-]
+INPUTS = ["mort_subite_players", "mort_subite_moves", "results"]
 PLACED_CHECK = "mort_subite_every_participant_placed"
 
 
@@ -59,12 +51,10 @@ def season_exports(
 
 
 def host_results(wh: Warehouse, start: dt.date, end: dt.date) -> pl.DataFrame:
-    """`tournament_id, player_id, series, start` of the host tournaments of the rounds dated
-    from `start` to `end`."""
+    """`tournament_id, player_id, series`: the results rows of the host tournaments of the
+    rounds dated from `start` to `end`."""
     return wh.read(
-        "SELECT r.tournament_id, r.player_id, r.series, "
-        "coalesce(t.start_date, t.end_date) AS start "
-        "FROM results r JOIN tournaments t USING (tournament_id) WHERE r.tournament_id IN "
+        "SELECT r.tournament_id, r.player_id, r.series FROM results r WHERE r.tournament_id IN "
         "(SELECT host_tournament_id FROM mort_subite_players WHERE date BETWEEN ? AND ?) "
         "ORDER BY r.tournament_id, r.player_id",
         [start, end],
@@ -100,9 +90,7 @@ def mort_subite_challenge(
     calendar = load_calendar(warehouse.reference)
     start, end = calendar.bounds(season)
     players, moves = season_exports(wh, start, end)
-    entries = mort_subite.series_entries(players, host_results(wh, start, end))
-    held = held_series(wh, season, entries)
-    players = mort_subite.with_held_series(players, held)
+    players = mort_subite.with_host_series(players, host_results(wh, start, end))
     tables = mort_subite.challenge(
         players, moves, load_mort_subite_params(warehouse.reference), calendar
     )

@@ -11,7 +11,8 @@ checked by the rule engine itself (`transforms.mort_subite.validate_challenge`, 
 parameters of `data/reference/mort_subite.yaml`) on every file not rejected so far: a
 player who is not qualified, a move after a player's elimination, a round with no moves…
 reject the file, with its row and column. A regular round's host tournament must have its
-results loaded, and list the round's players.
+results loaded, and list the round's players; a player's empty series is taken from
+those results (`with_host_series`), as the season's computation does.
 
 The players rows are dated by the round's `date` (the season fingerprints); the moves rows
 carry no date and the plugin API gives them no access to their round's: they are undated,
@@ -37,6 +38,7 @@ from transforms.mort_subite import (
     PLAYERS_EXPORT,
     MortSubiteParams,
     validate_challenge,
+    with_host_series,
 )
 
 _STR = pl.String()
@@ -245,7 +247,8 @@ def _engine_errors(
         accepted[MOVES.name].filter(~pl.col("_file").is_in(sorted(moves_bad))).sort("_file", "_row")
     )
     params, calendar = _rules()
-    found = validate_challenge(players, moves, params, calendar)
+    series = with_host_series(players, accepted["results"])
+    found = validate_challenge(series, moves, params, calendar)
     frames = []
     for export, rows in ((PLAYERS_EXPORT, players), (MOVES_EXPORT, moves)):
         located = rows.select("_file", "_where", "_row").with_row_index("row_index")
