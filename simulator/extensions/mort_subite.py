@@ -65,7 +65,11 @@ PRESENT_ODDS = 0.9
 FINAL_PRESENT_ODDS = 0.85
 GAME_MOVES = (16, 24)
 BINGO_ODDS = 0.35
-HARD_ODDS = 0.1
+HARD_ODDS = 0.08
+# A hard move (a rare word): each player misses its top this many times as often, at
+# least with the probability HARD_MISS[0] and at most HARD_MISS[1].
+HARD_FACTOR = 3
+HARD_MISS = (0.5, 0.9)
 # A player misses the top with probability exp(a + b × skill), clipped to [low, high].
 MISS = (-1.5, -0.6, 0.03, 0.6)
 PRONE_ODDS = 0.12
@@ -222,7 +226,7 @@ def _play(
         for pid in alive:
             miss = float(np.clip(np.exp(MISS[0] + MISS[1] * skill[pid]), MISS[2], MISS[3]))
             if hard:
-                miss = min(0.95, miss * 6)
+                miss = min(HARD_MISS[1], max(HARD_MISS[0], miss * HARD_FACTOR))
             if rng.random() < miss:
                 scores[pid] = options[int(rng.choice(len(options), p=weights / weights.sum()))]
             else:
