@@ -149,6 +149,7 @@ def test_every_section_present(evil_site: Path) -> None:
         "distributions",
         "cascade",
         "comparison",
+        "mort_subite",
     ]
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
     found = {
