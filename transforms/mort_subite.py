@@ -19,13 +19,20 @@ The functions, in the order a season is computed (`challenge` runs them all):
 `qualify` (regular rounds) → `round_results` → `final_host_ranking` + `qualify` (the final)
 → `round_results` → `season_standings`; `validate_challenge` returns the errors of the
 exports as rows (`export, round_id, row_index, column, message`, in French).
+`with_host_series` fills a regular round's empty series from the host tournament's
+results; `move_survivors` plays one move (the simulator's arbiter uses it too). The
+tables of `challenge` carry each round's `season` (of its date); `qualify` and
+`round_results` give a round's rows without it.
 
 Decisions taken here, where RULES §6 and [004] are silent:
 
 - **Series**: a row's series is read as a series level (`4B` → `4`, `Série 2` → `2`);
   super-série (`SS`) counts as series 1 for "each series", the trophy categories and the
-  cups; a missing series counts as `7` (the last default of RULES §3 — a caller that knows
-  the player's series from the §3 chain fills it in first). A player's **season series** is
+  cups; a missing series counts as `7` (the last default of RULES §3). The pipeline first
+  takes a regular round's missing series from the player's row in the host tournament's
+  results (`with_host_series`), the series they held that day; not from the rest of the
+  §3 chain (last season's classification, rating lists), which the ingest — checking the
+  qualification file by file — cannot know. A player's **season series** is
   the one on their latest row with a series among the season's rounds (by date, regular
   rounds before the final, then round id).
 - **Qualification cut**: the last qualifying place of a group (10 overall, 3 within a
