@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -76,7 +77,7 @@ MOVES_SCHEMA = {
 
 def players_frame(
     round_id: str,
-    rows: list[tuple[str, int | None, str | None, bool]],
+    rows: Sequence[tuple[str, int | None, str | None, bool]],
     *,
     date: str = "2024-10-06",
     final: int = 0,
@@ -99,7 +100,7 @@ def players_frame(
 
 
 def moves_frame(
-    round_id: str, moves: list[tuple[int, dict[str, int], set[str] | None]]
+    round_id: str, moves: Sequence[tuple[int, dict[str, int], set[str] | None]]
 ) -> pl.DataFrame:
     """Moves are (top, {player: score}, players warned on the move), numbered from 1."""
     rows = []
@@ -357,7 +358,9 @@ def test_sixth_warning_on_a_solo_exactly_5_above_continues() -> None:
 
 def test_fifth_warning_costs_nothing() -> None:
     players = players_frame("R", ranked(["a", "b"]))
-    moves = [(30 + k, {"a": 30 + k, "b": 30 + k}, {"a"}) for k in range(5)]
+    moves: list[tuple[int, dict[str, int], set[str] | None]] = [
+        (30 + k, {"a": 30 + k, "b": 30 + k}, {"a"}) for k in range(5)
+    ]
     moves.append((20, {"a": 20, "b": 19}, None))
     got = play(players, moves_frame("R", moves))
     assert got["a"] == (1, None, None, 70.0, 1)

@@ -15,7 +15,7 @@ import pytest
 from pipelines.build import run_build
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.mort_subite.assets import PLACED_CHECK, mort_subite_challenge
-from pipelines.ingest.batch import IngestResult, ingest_files
+from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
 from pipelines.ingest.raw import read_raw
 from pipelines.reference.seasons import load_calendar
 from pipelines.reports.data import ReportData
@@ -244,6 +244,30 @@ def test_a_value_of_the_wrong_type() -> None:
     assert _rejected(replaced(files, "moves.csv", moves))["moves.csv"] == (
         "moves.csv, ligne 7, colonne « warning » : « oui » n'est pas un nombre entier"
     )
+
+
+def test_players_rows_are_dated_by_their_round_and_moves_are_not() -> None:
+    files = example_files()
+    earlier = files["D2024-031.csv"].decode("utf-8")
+    earlier = earlier.replace("D2024-031", "D2023-009").replace("2025-01-19", "2023-10-01")
+    files["D2023-009.csv"] = earlier.encode("utf-8")
+
+    def fingerprints(files: dict[str, bytes]) -> dict[str, str]:
+        result = ingested(files)
+        assert result.rejected == {}
+        return dict(season_fingerprints(result.tables, CALENDAR).iter_rows())
+
+    before = fingerprints(files)
+    assert sorted(before) == ["2023-2024", SEASON]
+    players = lines(files, "players.csv")
+    players[22] = players[22].replace(",22,2,", ",22,3,")  # 4022: series 3, still not qualified
+    after = fingerprints(replaced(files, "players.csv", players))
+    assert after["2023-2024"] == before["2023-2024"] and after[SEASON] != before[SEASON]
+    moves = lines(files, "moves.csv")
+    assert moves[12] == f"{ROUND},1,78,4015,72,"
+    moves[12] = f"{ROUND},1,78,4015,71,"  # still out on move 1
+    after = fingerprints(replaced(files, "moves.csv", moves))
+    assert all(after[season] != before[season] for season in before)
 
 
 # --- the season assets -----------------------------------------------------------------------

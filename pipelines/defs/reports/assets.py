@@ -37,6 +37,7 @@ REPORT_INPUTS = [
     "series_comparison",
     "mort_subite_players",
     "mort_subite_moves",
+    "mort_subite_qualified",
     "mort_subite_results",
     "mort_subite_standings",
 ]
