@@ -37,7 +37,6 @@ import numpy as np
 import polars as pl
 
 from pipelines.reference.mort_subite import load_mort_subite_params
-from pipelines.resources import REFERENCE_DIR
 from simulator.extensions import SeasonContext
 from simulator.tournament import Tournament
 from simulator.write import Table, write_csv, write_xlsx
@@ -297,6 +296,9 @@ def _write(
 
 def extend(ctx: SeasonContext) -> None:
     """Write the season's Mort Subite rounds and final."""
+    # imported here: the resources module loads Dagster, which the simulator does not need
+    from pipelines.resources import REFERENCE_DIR
+
     rng = ctx.rng(KEY)
     write_rng = ctx.rng(KEY + "/write")
     params = load_mort_subite_params(REFERENCE_DIR)
