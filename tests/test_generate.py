@@ -91,8 +91,16 @@ def read_xlsx(path: Path) -> dict[str, list[Row]]:
     return sheets
 
 
+def _base_kind(header: list[str]) -> bool:
+    """Whether a header names the columns of a base kind (results, games, rating list);
+    the files of the rule families' extensions (`simulator/extensions`) do not."""
+    names = {canonical_column(h) for h in header}
+    return any(set(k.required) <= names <= set(k.columns) for k in KINDS)
+
+
 class Sample:
-    """A generated folder, read back."""
+    """A generated folder, read back: the base simulation's files (the extensions' own
+    files are only listed, in `extension_files`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -101,6 +109,7 @@ class Sample:
         self.result_files: dict[str, list[Path]] = defaultdict(list)
         self.flavours: dict[Path, tuple[str, str]] = {}
         self.rankings: dict[str, Path] = {}
+        self.workbooks: list[Path] = []
         self.extension_files: list[Path] = []
         for path in sorted(root.glob("*/*")):
             if path.name.startswith("classement_"):
@@ -111,11 +120,18 @@ class Sample:
                 continue
             if path.suffix == ".xlsx":
                 sheets = read_xlsx(path)
+                if "results" not in sheets:
+                    self.extension_files.append(path)
+                    continue
+                self.workbooks.append(path)
                 self._add_results(path, sheets["results"])
                 if "games" in sheets:
                     self.games[sheets["games"][0]["tournament_id"]] = sheets["games"]
                 continue
-            encoding, delimiter, _, rows = read_csv(path)
+            encoding, delimiter, header, rows = read_csv(path)
+            if not _base_kind(header):
+                self.extension_files.append(path)
+                continue
             self.flavours[path] = (encoding, delimiter)
             if path.stem.endswith("_games"):
                 self.games[rows[0]["tournament_id"]] = rows
@@ -203,9 +219,13 @@ def test_headers_are_known_columns(sample: Sample) -> None:
         if path.name.startswith("classement_"):
             continue  # the FFSc ranking: test_ffsc_ranking
         _, _, header, rows = read_csv(path)
-        names = [canonical_column(h) for h in header]
-        kinds = [k for k in export_kinds() if set(k.required) <= set(names) <= set(k.columns)]
-        assert len(kinds) == 1, (path, names)
+        kinds = [
+            k
+            for k in export_kinds()
+            if set(k.required) <= {k.canonical(h) for h in header} <= set(k.columns)
+        ]
+        assert len(kinds) == 1, (path, header)
+        names = [kinds[0].canonical(h) for h in header]
         assert len(set(names)) == len(names)
         assert rows
     for label_set in FRENCH_HEADERS.values():
@@ -284,7 +304,7 @@ def test_file_flavours(sample: Sample) -> None:
     headers = {h for p in french for h in read_csv(p)[2]}
     assert {"Rang", "Nom", "Prénom"} <= headers
     assert headers & {"Licence", "N° licence"}
-    workbooks = sorted(sample.root.glob("*/*.xlsx"))
+    workbooks = sample.workbooks
     assert 2 <= len(workbooks) <= 4  # one or two a season
     with_games = [p for p in workbooks if "games" in read_xlsx(p)]
     assert with_games and all(p.stem.startswith("C") for p in with_games)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -30,7 +31,7 @@ from transforms.mort_subite import (
 from transforms.tables import table
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "mort_subite"
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples" / "mort_subite"
 CALENDAR = SeasonCalendar(9, 1)
 
 ART_12 = [
@@ -76,7 +77,7 @@ MOVES_SCHEMA = {
 
 def players_frame(
     round_id: str,
-    rows: list[tuple[str, int | None, str | None, bool]],
+    rows: Sequence[tuple[str, int | None, str | None, bool]],
     *,
     date: str = "2024-10-06",
     final: int = 0,
@@ -99,7 +100,7 @@ def players_frame(
 
 
 def moves_frame(
-    round_id: str, moves: list[tuple[int, dict[str, int], set[str] | None]]
+    round_id: str, moves: Sequence[tuple[int, dict[str, int], set[str] | None]]
 ) -> pl.DataFrame:
     """Moves are (top, {player: score}, players warned on the move), numbered from 1."""
     rows = []
@@ -357,7 +358,9 @@ def test_sixth_warning_on_a_solo_exactly_5_above_continues() -> None:
 
 def test_fifth_warning_costs_nothing() -> None:
     players = players_frame("R", ranked(["a", "b"]))
-    moves = [(30 + k, {"a": 30 + k, "b": 30 + k}, {"a"}) for k in range(5)]
+    moves: list[tuple[int, dict[str, int], set[str] | None]] = [
+        (30 + k, {"a": 30 + k, "b": 30 + k}, {"a"}) for k in range(5)
+    ]
     moves.append((20, {"a": 20, "b": 19}, None))
     got = play(players, moves_frame("R", moves))
     assert got["a"] == (1, None, None, 70.0, 1)
@@ -494,8 +497,8 @@ def test_season_drops_the_worst_round_and_the_final_breaks_a_tie() -> None:
     players = _season_players(SEASON_ROUNDS, SEASON_SERIES)
     out = season_standings(players, SEASON_RESULTS, PARAMS, CALENDAR)
     assert out.columns == [
-        "season", "player_id", "rounds_played", "rounds_counted", "total", "final_points",
-        "place", "trophy", "cup",
+        "season", "player_id", "series", "rounds_played", "rounds_counted", "total",
+        "final_points", "place", "trophy", "cup",
     ]  # fmt: skip
     assert out["season"].unique().to_list() == ["2024-2025"]
     # x = 3 regular rounds: the 2 best count. A: 70 + 70 (58 dropped) + final 128 = 268;
@@ -508,6 +511,7 @@ def test_season_drops_the_worst_round_and_the_final_breaks_a_tie() -> None:
         "E": (3, 2, 238.0, 116.0, 5, None, None),  # 61 + 61 (58 dropped) + 116
     }
     assert out["player_id"].to_list() == ["C", "B", "A", "D", "E"]
+    assert out["series"].to_list() == ["1", "2", "2", "4", "4"]
 
 
 def test_final_qualification_uses_the_same_best_rounds() -> None:
@@ -686,10 +690,10 @@ def test_challenge_from_the_exports() -> None:
 
 def test_example_exports_of_the_docs() -> None:
     players = pl.read_csv(
-        FIXTURES / "players.csv",
+        EXAMPLES / "players.csv",
         schema_overrides={"player_id": pl.String, "series": pl.String, "date": pl.Date},
     )
-    moves = pl.read_csv(FIXTURES / "moves.csv", schema_overrides={"player_id": pl.String})
+    moves = pl.read_csv(EXAMPLES / "moves.csv", schema_overrides={"player_id": pl.String})
     assert validate_challenge(players, moves, PARAMS, CALENDAR).height == 0
     tables = challenge(players, moves, PARAMS, CALENDAR)
     reasons = dict(tables.qualified.select("player_id", "reason").iter_rows())

@@ -150,6 +150,7 @@ def test_every_section_present(evil_site: Path) -> None:
         "cascade",
         "comparison",
         "game_sheets",
+        "mort_subite",
     ]
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
     found = {

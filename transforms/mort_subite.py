@@ -19,13 +19,20 @@ The functions, in the order a season is computed (`challenge` runs them all):
 `qualify` (regular rounds) → `round_results` → `final_host_ranking` + `qualify` (the final)
 → `round_results` → `season_standings`; `validate_challenge` returns the errors of the
 exports as rows (`export, round_id, row_index, column, message`, in French).
+`with_host_series` fills a regular round's empty series from the host tournament's
+results; `move_survivors` plays one move (the simulator's arbiter uses it too). The
+tables of `challenge` carry each round's `season` (of its date); `qualify` and
+`round_results` give a round's rows without it.
 
 Decisions taken here, where RULES §6 and [004] are silent:
 
 - **Series**: a row's series is read as a series level (`4B` → `4`, `Série 2` → `2`);
   super-série (`SS`) counts as series 1 for "each series", the trophy categories and the
-  cups; a missing series counts as `7` (the last default of RULES §3 — a caller that knows
-  the player's series from the §3 chain fills it in first). A player's **season series** is
+  cups; a missing series counts as `7` (the last default of RULES §3). The pipeline first
+  takes a regular round's missing series from the player's row in the host tournament's
+  results (`with_host_series`), the series they held that day; not from the rest of the
+  §3 chain (last season's classification, rating lists), which the ingest — checking the
+  qualification file by file — cannot know. A player's **season series** is
   the one on their latest row with a series among the season's rounds (by date, regular
   rounds before the final, then round id).
 - **Qualification cut**: the last qualifying place of a group (10 overall, 3 within a
@@ -82,7 +89,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -93,11 +100,21 @@ import polars as pl
 from transforms.calendar import SeasonCalendar
 from transforms.ranking import competition_ranks
 from transforms.series_labels import SUPER_SERIE, series_level
-from transforms.tables import table
+from transforms.tables import Table, table
 
 QUALIFIED = table("mort_subite_qualified")
 RESULTS = table("mort_subite_results")
 STANDINGS = table("mort_subite_standings")
+
+
+def _without_season(schema: pl.Schema) -> pl.Schema:
+    return pl.Schema({name: dtype for name, dtype in schema.items() if name != "season"})
+
+
+# The frames of one round or of rounds without their season (`qualify`, `round_results`):
+# the tables' columns but `season`, which `challenge` adds from each round's date.
+ROUND_QUALIFIED = _without_season(QUALIFIED.schema)
+ROUND_RESULTS = _without_season(RESULTS.schema)
 
 PLAYERS_EXPORT = "mort subite players"
 MOVES_EXPORT = "mort subite moves"
@@ -285,6 +302,40 @@ def _season_series(p: pl.DataFrame, calendar: SeasonCalendar) -> pl.DataFrame:
     )
 
 
+def with_host_series(players: pl.DataFrame, host_results: pl.DataFrame) -> pl.DataFrame:
+    """The players export with each regular round's empty (or unreadable) `series` taken
+    from the player's row in the host tournament's results (`host_results`:
+    `tournament_id, player_id, series`, results rows); a series found in neither stays
+    empty and counts as 7. The final's rows are left as they are: a finalist's series is
+    the one of their latest regular round (see `_season_series`). Rows keep their order.
+
+    Not the whole chain of docs/rules.md §3: the ingest checks the qualification with the
+    same series as the season's computation, and it cannot know last season's
+    classification (computed after the ingest)."""
+    known = (
+        host_results.select(
+            pl.col("tournament_id").cast(pl.String).alias("host_tournament_id"),
+            pl.col("player_id").cast(pl.String),
+            pl.col("series").cast(pl.String).alias("_host_series"),
+        )
+        .filter(series_level(pl.col("_host_series")).is_not_null())
+        .unique(["host_tournament_id", "player_id"], keep="first", maintain_order=True)
+    )
+    regular = (pl.col("final") != 1).fill_null(True)
+    return (
+        players.join(
+            known, on=["host_tournament_id", "player_id"], how="left", maintain_order="left"
+        )
+        .with_columns(
+            pl.when(regular & series_level(pl.col("series")).is_null())
+            .then(pl.col("_host_series"))
+            .otherwise(pl.col("series"))
+            .alias("series")
+        )
+        .drop("_host_series")
+    )
+
+
 # ---------------------------------------------------------------------------- qualification
 
 
@@ -312,11 +363,23 @@ def _qualified_from(p: pl.DataFrame, params: MortSubiteParams) -> pl.DataFrame:
         )
         .sort("round_id", "host_rank", "player_id")
     )
-    return QUALIFIED.check(frame)
+    return _checked(frame, ROUND_QUALIFIED, QUALIFIED.name)
+
+
+def _checked(frame: pl.DataFrame, schema: pl.Schema, name: str) -> pl.DataFrame:
+    """`frame` when its columns and types are `schema`'s, in order; else an error."""
+    if frame.schema != schema:
+        raise MortSubiteError(f"{name}: columns {dict(frame.schema)} instead of {dict(schema)}")
+    return frame
+
+
+def _empty(schema: pl.Schema) -> pl.DataFrame:
+    return pl.DataFrame(schema=schema)
 
 
 def qualify(players: pl.DataFrame, params: MortSubiteParams) -> pl.DataFrame:
-    """`mort_subite_qualified` of every round of `players` (art. 4), from its `host_rank`:
+    """`mort_subite_qualified` of every round of `players` (art. 4), from its `host_rank`,
+    without its `season` column:
     the top 10 plus the top 3 of each series, ties at each last qualifying place included.
 
     For a final, pass the rows of `final_host_ranking` (art. 14), not the export's."""
@@ -359,20 +422,24 @@ def _error(
     }
 
 
-def _move_survivors(
-    rows: Sequence[Mapping[str, Any]],
+def move_survivors(
+    top: int,
+    scores: Mapping[str, int],
+    warned: Collection[str],
     warnings: dict[str, int],
     params: MortSubiteParams,
 ) -> tuple[set[str], dict[str, int]]:
-    """Who is still in after one move (art. 7, 11), and each player's counted score."""
-    top = rows[0]["top"]
-    played = {r["player_id"]: int(r["score"]) for r in rows}
+    """Who is still in after one move (art. 7, 11), and each player's counted score.
+
+    `scores`: the score each participant still in played on the move; `warned`: the
+    players warned on it; `warnings`: each player's warnings of the round before the move,
+    updated with this move's (pass the same dict move after move)."""
+    played = {pid: int(score) for pid, score in scores.items()}
     penalised: set[str] = set()
-    for r in rows:
-        if r["warning"] == 1:
-            warnings[r["player_id"]] += 1
-            if warnings[r["player_id"]] >= params.penalised_from_warning:
-                penalised.add(r["player_id"])
+    for pid in sorted(warned):
+        warnings[pid] = warnings.get(pid, 0) + 1
+        if warnings[pid] >= params.penalised_from_warning:
+            penalised.add(pid)
     counted = {
         pid: s - params.warning_penalty if pid in penalised else s for pid, s in played.items()
     }
@@ -388,6 +455,21 @@ def _move_survivors(
             return {soloist} | {pid for pid, s in counted.items() if s >= second}, counted
     reference = top if top in counted.values() else max(counted.values())
     return {pid for pid, s in counted.items() if s >= reference}, counted
+
+
+def _move_survivors(
+    rows: Sequence[Mapping[str, Any]],
+    warnings: dict[str, int],
+    params: MortSubiteParams,
+) -> tuple[set[str], dict[str, int]]:
+    """`move_survivors` of one move's export rows."""
+    return move_survivors(
+        int(rows[0]["top"]),
+        {r["player_id"]: int(r["score"]) for r in rows},
+        [r["player_id"] for r in rows if r["warning"] == 1],
+        warnings,
+        params,
+    )
 
 
 def _moves_by_number(
@@ -546,9 +628,9 @@ def _placed(
 
 def _results_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     if not rows:
-        return RESULTS.empty()
-    frame = pl.DataFrame(rows, schema=RESULTS.schema).sort("round_id", "place", "player_id")
-    return RESULTS.check(frame)
+        return _empty(ROUND_RESULTS)
+    frame = pl.DataFrame(rows, schema=ROUND_RESULTS).sort("round_id", "place", "player_id")
+    return _checked(frame, ROUND_RESULTS, RESULTS.name)
 
 
 def _errors_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
@@ -609,8 +691,9 @@ def round_results(
     moves: pl.DataFrame,
     params: MortSubiteParams,
 ) -> pl.DataFrame:
-    """`mort_subite_results` of every round of `qualified`: its present qualified players
-    play the moves of `moves` (art. 7–12, 15). Raises MortSubiteError on an invalid row."""
+    """`mort_subite_results` without its `season` column, of every round of `qualified`:
+    its present qualified players play the moves of `moves` (art. 7–12, 15). Raises
+    MortSubiteError on an invalid row."""
     p = _prepared_players(players)
     m = _prepared_moves(moves)
     ids = sorted(qualified["round_id"].unique().to_list())
@@ -681,7 +764,7 @@ def _classify(rounds: pl.DataFrame, params: MortSubiteParams) -> pl.DataFrame:
     )
     ids = players["player_id"].to_list()
     index = {pid: i for i, pid in enumerate(ids)}
-    max_place = int(rounds["place"].max() or 0)
+    max_place = int(rounds["place"].to_numpy().max(initial=0))
     counts = np.zeros((len(ids), max_place), dtype=np.int64)
     np.add.at(
         counts,
@@ -706,8 +789,9 @@ def _classify(rounds: pl.DataFrame, params: MortSubiteParams) -> pl.DataFrame:
 def _round_places(
     p: pl.DataFrame, results: pl.DataFrame, calendar: SeasonCalendar
 ) -> tuple[pl.DataFrame, int]:
-    """Results joined to their rounds' season and final flag, with exact scaled points."""
-    scaled, scale = _scaled_points(results)
+    """Results joined to their rounds' season and final flag, with exact scaled points
+    (a `season` column of `results` is not read: the rounds' dates give it)."""
+    scaled, scale = _scaled_points(results.drop("season", strict=False))
     rounds = _rounds(p, calendar).select("round_id", "season", "is_final")
     unknown = sorted(set(results["round_id"].to_list()) - set(rounds["round_id"].to_list()))
     if unknown:
@@ -798,7 +882,7 @@ def season_standings(
     frames = []
     for (season,), rounds in sorted(places.partition_by("season", as_dict=True).items()):
         classified = _classify(rounds, params).join(
-            series.filter(pl.col("season") == season).select("player_id", "series_group"),
+            series.filter(pl.col("season") == season).select("player_id", "series", "series_group"),
             on="player_id",
             how="left",
         )
@@ -818,6 +902,7 @@ def season_standings(
             classified.select(
                 pl.lit(season, dtype=pl.String).alias("season"),
                 "player_id",
+                pl.col("series").fill_null(pl.lit(DEFAULT_SERIES)),
                 "rounds_played",
                 "rounds_counted",
                 _unscaled(classified["total"], scale).alias("total"),
@@ -947,8 +1032,8 @@ def _players_errors(p: pl.DataFrame, calendar: SeasonCalendar) -> list[dict[str,
         else:
             first_final[f["season"]] = f
     for r in rounds.filter(~pl.col("is_final")).iter_rows(named=True):
-        f = first_final.get(r["season"])
-        if f is not None and r["date"] > f["date"]:
+        final = first_final.get(r["season"])
+        if final is not None and r["date"] > final["date"]:
             errors.append(
                 _error(
                     PLAYERS_EXPORT,
@@ -956,7 +1041,7 @@ def _players_errors(p: pl.DataFrame, calendar: SeasonCalendar) -> list[dict[str,
                     r["first_row"],
                     "date",
                     f"la manche {r['round_id']} ({r['date']}) a lieu après la finale "
-                    f"{f['round_id']} ({f['date']}) de la saison {r['season']}",
+                    f"{final['round_id']} ({final['date']}) de la saison {r['season']}",
                 )
             )
     return errors
@@ -970,7 +1055,11 @@ def _moves_errors(m: pl.DataFrame, round_ids: set[str]) -> list[dict[str, Any]]:
         MOVES_EXPORT,
         pl.col("round_id").is_not_null() & ~pl.col("round_id").is_in(sorted(round_ids)),
         "round_id",
-        pl.format("la manche {} n'est pas dans l'export des joueurs", pl.col("round_id")),
+        pl.format(
+            "la manche {} n'a aucune ligne dans l'export des joueurs (son fichier de joueurs "
+            "manque ou a été refusé)",
+            pl.col("round_id"),
+        ),
     )
     errors += _row_errors(
         m,
@@ -1138,19 +1227,34 @@ def _run(
         ranking = final_host_ranking(players, good_regular, params, calendar).filter(
             pl.col("round_id").is_in(sorted(final_ids))
         )
-        final_qualified = qualify(ranking, params) if ranking.height else QUALIFIED.empty()
+        final_qualified = qualify(ranking, params) if ranking.height else _empty(ROUND_QUALIFIED)
     else:
-        final_qualified = QUALIFIED.empty()
+        final_qualified = _empty(ROUND_QUALIFIED)
     errors += _round_errors(final_p, m, final_qualified, final_rounds)
     final_played, more = _play_rounds(p, final_qualified, m, params, final_ids)
     errors += more
 
-    all_qualified = QUALIFIED.check(
-        pl.concat([qualified, final_qualified]).sort("round_id", "host_rank", "player_id")
-    )
+    all_qualified = pl.concat([qualified, final_qualified])
     results = _results_frame(played + final_played)
     standings = season_standings(players, results, params, calendar)
-    return ChallengeTables(all_qualified, results, standings), _errors_frame(errors)
+    seasons = rounds.select("round_id", "season")
+    tables = ChallengeTables(
+        QUALIFIED.check(
+            _with_season(all_qualified, seasons, QUALIFIED).sort(
+                "season", "round_id", "host_rank", "player_id"
+            )
+        ),
+        RESULTS.check(
+            _with_season(results, seasons, RESULTS).sort("season", "round_id", "place", "player_id")
+        ),
+        standings,
+    )
+    return tables, _errors_frame(errors)
+
+
+def _with_season(frame: pl.DataFrame, seasons: pl.DataFrame, declared: Table) -> pl.DataFrame:
+    """A rounds frame with the `season` of each round, in the table's column order."""
+    return frame.join(seasons, on="round_id", how="left").select(declared.column_names)
 
 
 def validate_challenge(

@@ -1,6 +1,8 @@
-"""The Belgian Mort Subite challenge, partitioned by duplicate season (docs/rules.md §6)."""
+"""The Belgian Mort Subite challenge, partitioned by duplicate season (docs/rules.md §6),
+and the raw tables of its two exports (written by the ingest)."""
 
-from transforms.tables import FLOAT, INT, STR, Family, Table, columns
+from transforms.tables import DATE, FLOAT, INT, STR, Family, Table, columns
+from transforms.tables.ingest import FAMILY as INGEST
 
 FAMILY = Family(
     key="mort_subite",
@@ -10,7 +12,49 @@ FAMILY = Family(
     doc="Partitioned by duplicate season (September–August).",
 )
 
+SEASON_DOC = "duplicate season of the round's date (September–August)"
+
 TABLES = (
+    Table(
+        "mort_subite_players",
+        INGEST,
+        "player of a round's host tournament (file order)",
+        "The accepted rows of the *mort subite players* exports (docs/exports.md): one row "
+        "per player of the host tournament of a round, with their rank after its "
+        "penultimate game; for the final, one row per player of the season's challenge.",
+        columns(
+            ("round_id", STR),
+            ("host_tournament_id", STR, "the tournament the round is played after"),
+            ("date", DATE, "the round's day: decides its season"),
+            ("final", INT, "`1` for the season's final, else `0`"),
+            ("player_id", STR),
+            (
+                "host_rank",
+                INT,
+                "place after the host tournament's penultimate game, ties shared (not read "
+                "for the final)",
+            ),
+            ("series", STR, "as written (empty: filled from docs/rules.md §3 by the assets)"),
+            ("present", INT, "`1` when the player takes part, else null"),
+            ("source_file", STR),
+        ),
+    ),
+    Table(
+        "mort_subite_moves",
+        INGEST,
+        "participant still in the game × move (file order)",
+        "The accepted rows of the *mort subite moves* exports (docs/exports.md): the "
+        "computer's top of each move and what each participant still in the game played.",
+        columns(
+            ("round_id", STR),
+            ("move", INT, "1, 2, 3… within the round"),
+            ("top", INT, "the computer's top of the move"),
+            ("player_id", STR),
+            ("score", INT, "points played on the move, without any bonus"),
+            ("warning", INT, "`1` when the player was warned on the move, else null"),
+            ("source_file", STR),
+        ),
+    ),
     Table(
         "mort_subite_qualified",
         FAMILY,
@@ -20,6 +64,7 @@ TABLES = (
         "at each last qualifying place included. For the final, the host ranking is the "
         "challenge classification on the x − 1 best regular rounds.",
         columns(
+            ("season", STR, SEASON_DOC),
             ("round_id", STR),
             ("player_id", STR),
             (
@@ -41,6 +86,7 @@ TABLES = (
         "by their score on it, then host rank, and still tied share the mean of the points "
         "of the places they cover.",
         columns(
+            ("season", STR, SEASON_DOC),
             ("round_id", STR),
             ("player_id", STR),
             ("place", INT, "ties share the best place"),
@@ -71,6 +117,11 @@ TABLES = (
         columns(
             ("season", STR),
             ("player_id", STR),
+            (
+                "series",
+                STR,
+                "the player's series of the season: the latest of their rounds' (`SS`, `1` … `7`)",
+            ),
             ("rounds_played", INT, "regular rounds played"),
             ("rounds_counted", INT, "regular rounds counted: at most x − 1"),
             ("total", FLOAT, "points of the counted rounds plus the final's, exact"),

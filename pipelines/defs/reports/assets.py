@@ -36,6 +36,11 @@ REPORT_INPUTS = [
     "series_movements",
     "series_comparison",
     "game_sheet_audit",
+    "mort_subite_players",
+    "mort_subite_moves",
+    "mort_subite_qualified",
+    "mort_subite_results",
+    "mort_subite_standings",
 ]
 
 

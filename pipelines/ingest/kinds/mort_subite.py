@@ -1,0 +1,294 @@
+"""The two exports of the Belgian Mort Subite challenge (docs/exports.md, docs/rules.md §6).
+
+- *mort subite players* (`mort_subite_players`): one row per player of a round's host
+  tournament — or, for the season's final, per player of the season's challenge;
+- *mort subite moves* (`mort_subite_moves`): one row per participant still in the game per
+  move.
+
+A round's players rows come from one file, its moves rows from one file (the same
+workbook, one sheet each, or two CSV files; several rounds may share a file). The rows are
+checked by the rule engine itself (`transforms.mort_subite.validate_challenge`, with the
+parameters of `data/reference/mort_subite.yaml`) on every file not rejected so far: a
+player who is not qualified, a move after a player's elimination, a round with no moves…
+reject the file, with its row and column. A regular round's host tournament must have its
+results loaded, and list the round's players; a player's empty series is taken from
+those results (`with_host_series`), as the season's computation does.
+
+The players rows are dated by the round's `date` (the season fingerprints); the moves rows
+carry no date and the plugin API gives them no access to their round's: they are undated,
+so a change in a moves file rebuilds every season.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import polars as pl
+
+from pipelines.ingest.kinds import KindPlugin
+from pipelines.ingest.schema import Kind
+from pipelines.ingest.validate import _error_rows, empty_errors
+from pipelines.reference.mort_subite import load_mort_subite_params
+from pipelines.reference.seasons import load_calendar
+from pipelines.resources import REFERENCE_DIR
+from transforms.calendar import SeasonCalendar
+from transforms.mort_subite import (
+    MOVES_EXPORT,
+    PLAYERS_EXPORT,
+    MortSubiteParams,
+    validate_challenge,
+    with_host_series,
+)
+
+_STR = pl.String()
+_INT = pl.Int64()
+_DATE = pl.Date()
+
+# French headers, normalised (`schema.normalise_header`), of either kind.
+_COMMON_ALIASES = {
+    "manche": "round_id",
+    "id_manche": "round_id",
+    "code_manche": "round_id",
+    "licence": "player_id",
+    "no_licence": "player_id",
+    "numero_licence": "player_id",
+    "joueur_id": "player_id",
+}
+
+PLAYERS = Kind(
+    name="mort_subite_players",
+    label="joueurs Mort Subite",
+    required=("round_id", "date", "final", "player_id"),
+    optional=("host_tournament_id", "host_rank", "series", "present"),
+    dtypes={
+        "round_id": _STR,
+        "host_tournament_id": _STR,
+        "date": _DATE,
+        "final": _INT,
+        "player_id": _STR,
+        "host_rank": _INT,
+        "series": _STR,
+        "present": _INT,
+    },
+    signature=frozenset({"round_id", "host_tournament_id", "final", "host_rank", "present"}),
+    aliases={
+        **_COMMON_ALIASES,
+        "tournoi_hote": "host_tournament_id",
+        "id_tournoi_hote": "host_tournament_id",
+        "code_tournoi_hote": "host_tournament_id",
+        "date_manche": "date",
+        "finale": "final",
+        "rang_hote": "host_rank",
+        "rang_tournoi": "host_rank",
+        "rang_avant_derniere_manche": "host_rank",
+        "serie": "series",
+        "presence": "present",
+    },
+)
+
+MOVES = Kind(
+    name="mort_subite_moves",
+    label="coups Mort Subite",
+    required=("round_id", "move", "top", "player_id", "score"),
+    optional=("warning",),
+    dtypes={
+        "round_id": _STR,
+        "move": _INT,
+        "top": _INT,
+        "player_id": _STR,
+        "score": _INT,
+        "warning": _INT,
+    },
+    signature=frozenset({"round_id", "move", "top", "score", "warning"}),
+    aliases={
+        **_COMMON_ALIASES,
+        "coup": "move",
+        "no_coup": "move",
+        "numero_coup": "move",
+        "points": "score",
+        "avertissement": "warning",
+    },
+)
+
+# `_check` of the error rows: after the typing's (1, 2); a file's first error is its
+# first row's, then the lowest check.
+_CHECK_ROW = 3
+_CHECK_ENGINE = 5
+_CHECK_OWNER = 6
+
+
+@cache
+def _rules() -> tuple[MortSubiteParams, SeasonCalendar]:
+    """The challenge's parameters and the season calendar (`data/reference`)."""
+    return load_mort_subite_params(REFERENCE_DIR), load_calendar(REFERENCE_DIR)
+
+
+def _owner_errors(typed: pl.DataFrame, what: str) -> pl.DataFrame:
+    """A round's rows of one kind come from one file: every later file (by path) is
+    rejected, naming the first."""
+    keyed = typed.filter(pl.col("round_id").is_not_null())
+    owner = pl.col("_file").min().over("round_id")
+    return _error_rows(
+        keyed.with_columns(
+            _owner=owner, _owner_where=pl.col("_where").sort_by("_file").first().over("round_id")
+        ),
+        (pl.col("_file") != pl.col("_owner"))
+        & (pl.col("_row") == pl.col("_row").min().over(["_file", "round_id"])),
+        "round_id",
+        pl.format(
+            "la manche {} a déjà ses {} dans {} : une manche doit figurer dans un seul fichier "
+            "de {} (pour la corriger, remplacez ce fichier)",
+            pl.col("round_id"),
+            pl.lit(what),
+            pl.col("_owner_where"),
+            pl.lit(what),
+        ),
+        check=_CHECK_OWNER,
+    )
+
+
+def _host_errors(players: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
+    """A regular round names its host tournament, whose results are loaded and list the
+    round's players; no round is played before its host tournament ends."""
+    regular = (pl.col("final") != 1).fill_null(True)
+    hosts = results.group_by("tournament_id").agg(pl.col("end_date").max().alias("_end"))
+    members = results.select("tournament_id", "player_id").unique().with_columns(_in=pl.lit(True))
+    frame = players.join(
+        hosts.rename({"tournament_id": "host_tournament_id"}), on="host_tournament_id", how="left"
+    ).join(
+        members.rename({"tournament_id": "host_tournament_id"}),
+        on=["host_tournament_id", "player_id"],
+        how="left",
+    )
+    known = pl.col("_end").is_not_null()
+    return pl.concat(
+        [
+            _error_rows(
+                frame,
+                regular & pl.col("host_tournament_id").is_null(),
+                "host_tournament_id",
+                pl.format(
+                    "valeur vide : une manche ordinaire (final = 0) indique son tournoi hôte, "
+                    "la manche {} n'en a pas",
+                    pl.col("round_id"),
+                ),
+                check=_CHECK_ROW,
+            ),
+            _error_rows(
+                frame,
+                regular & pl.col("host_tournament_id").is_not_null() & ~known,
+                "host_tournament_id",
+                pl.format(
+                    "le tournoi hôte {} de la manche {} n'a pas de résultats (son fichier de "
+                    "résultats manque ou a été refusé)",
+                    pl.col("host_tournament_id"),
+                    pl.col("round_id"),
+                ),
+                check=_CHECK_ROW,
+            ),
+            _error_rows(
+                frame,
+                regular & known & pl.col("_in").is_null(),
+                "player_id",
+                pl.format(
+                    "le joueur {} ne figure pas dans les résultats du tournoi hôte {} de la "
+                    "manche {}",
+                    pl.col("player_id"),
+                    pl.col("host_tournament_id"),
+                    pl.col("round_id"),
+                ),
+                check=_CHECK_ROW,
+            ),
+            _error_rows(
+                frame,
+                known & (pl.col("date") < pl.col("_end")),
+                "date",
+                pl.format(
+                    "la manche {} ({}) a lieu avant la fin de son tournoi hôte {} ({})",
+                    pl.col("round_id"),
+                    pl.col("date"),
+                    pl.col("host_tournament_id"),
+                    pl.col("_end"),
+                ),
+                check=_CHECK_ROW,
+            ),
+        ]
+    )
+
+
+def _file_errors(accepted: Mapping[str, pl.DataFrame]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The errors of the players and of the moves files that need no rule engine."""
+    players = accepted[PLAYERS.name]
+    moves = accepted[MOVES.name]
+    return (
+        pl.concat(
+            [
+                _owner_errors(players, "joueurs"),
+                _host_errors(players, accepted["results"]),
+            ]
+        ),
+        _owner_errors(moves, "coups"),
+    )
+
+
+def _engine_errors(
+    accepted: Mapping[str, pl.DataFrame], file_errors: tuple[pl.DataFrame, pl.DataFrame]
+) -> pl.DataFrame:
+    """The rule engine's errors of the files without an error of their own, by file row:
+    `export` (the engine's name of the kind) and the error columns."""
+    players_bad, moves_bad = (set(e["_file"].to_list()) for e in file_errors)
+    players = (
+        accepted[PLAYERS.name]
+        .filter(~pl.col("_file").is_in(sorted(players_bad)))
+        .sort("_file", "_row")
+    )
+    moves = (
+        accepted[MOVES.name].filter(~pl.col("_file").is_in(sorted(moves_bad))).sort("_file", "_row")
+    )
+    params, calendar = _rules()
+    series = with_host_series(players, accepted["results"])
+    found = validate_challenge(series, moves, params, calendar)
+    frames = []
+    for export, rows in ((PLAYERS_EXPORT, players), (MOVES_EXPORT, moves)):
+        located = rows.select("_file", "_where", "_row").with_row_index("row_index")
+        frames.append(
+            found.filter(pl.col("export") == export)
+            .with_columns(pl.col("row_index").cast(pl.UInt32))
+            .join(located, on="row_index", how="inner")
+            .select(
+                pl.lit(export).alias("export"),
+                "_file",
+                "_where",
+                "_row",
+                "column",
+                "message",
+                pl.lit(_CHECK_ENGINE, dtype=pl.Int64).alias("_check"),
+            )
+        )
+    return pl.concat(frames)
+
+
+def _errors_of(export: str, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    file_errors = _file_errors(accepted)
+    own = file_errors[0] if export == PLAYERS_EXPORT else file_errors[1]
+    engine = _engine_errors(accepted, file_errors).filter(pl.col("export") == export)
+    return pl.concat([empty_errors(), own, engine.drop("export")]).sort(
+        "_file", "_row", "_check", "column", "message", nulls_last=True
+    )
+
+
+def players_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """The errors of the players files (`typed` is `accepted`'s players rows)."""
+    return _errors_of(PLAYERS_EXPORT, {**accepted, PLAYERS.name: typed})
+
+
+def moves_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """The errors of the moves files (`typed` is `accepted`'s moves rows)."""
+    return _errors_of(MOVES_EXPORT, {**accepted, MOVES.name: typed})
+
+
+PLUGINS = (
+    KindPlugin(kind=PLAYERS, table="mort_subite_players", checks=players_checks, dated_by="date"),
+    KindPlugin(kind=MOVES, table="mort_subite_moves", checks=moves_checks),
+)
