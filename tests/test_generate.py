@@ -91,13 +91,6 @@ def read_xlsx(path: Path) -> dict[str, list[Row]]:
     return sheets
 
 
-def _base_kind(header: list[str]) -> bool:
-    """Whether a header names the columns of a base kind (results, games, rating list);
-    the files of the rule families' extensions (`simulator/extensions`) do not."""
-    names = {canonical_column(h) for h in header}
-    return any(set(k.required) <= names <= set(k.columns) for k in KINDS)
-
-
 class Sample:
     """A generated folder, read back: the base simulation's files (the extensions' own
     files are only listed, in `extension_files`)."""
@@ -120,18 +113,12 @@ class Sample:
                 continue
             if path.suffix == ".xlsx":
                 sheets = read_xlsx(path)
-                if "results" not in sheets:
-                    self.extension_files.append(path)
-                    continue
                 self.workbooks.append(path)
                 self._add_results(path, sheets["results"])
                 if "games" in sheets:
                     self.games[sheets["games"][0]["tournament_id"]] = sheets["games"]
                 continue
-            encoding, delimiter, header, rows = read_csv(path)
-            if not _base_kind(header):
-                self.extension_files.append(path)
-                continue
+            encoding, delimiter, _, rows = read_csv(path)
             self.flavours[path] = (encoding, delimiter)
             if path.stem.endswith("_games"):
                 self.games[rows[0]["tournament_id"]] = rows
