@@ -149,6 +149,8 @@ def test_every_section_present(evil_site: Path) -> None:
         "distributions",
         "cascade",
         "comparison",
+        "national",
+        "data_quality",
     ]
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
     found = {

@@ -35,6 +35,10 @@ REPORT_INPUTS = [
     "series_classification",
     "series_movements",
     "series_comparison",
+    "national_classification",
+    "national_bars",
+    "cle_de_repartition",
+    "data_quality_notes",
 ]
 
 
