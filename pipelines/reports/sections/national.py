@@ -376,13 +376,21 @@ def _steps_table(rows: pl.DataFrame, bars: pl.DataFrame, cle: pl.DataFrame, rule
     if unclassified:
         lines.append(("Non classés", None, "raison ci-dessous", None, unclassified))
     lines.append((Html("<strong>Licenciés</strong>"), None, None, None, rows.height))
+    captions = {
+        "france": "Pour un minimum, « Joueurs » compte ceux qui l'atteignent (un joueur peut "
+        "atteindre les deux minimums de la 5A) ; le « reste » prend tous les joueurs restants.",
+        "belgium": "Pour le minimum de PP5, « Joueurs » compte ceux qui l'atteignent ; un "
+        "« reste » prend tous les joueurs restants dont le critère est au-dessus de 0 (la "
+        "série 7 : tous les autres).",
+        "switzerland": "Le « reste » prend tous les joueurs classés restants.",
+        "median": "Bornes de la clé de répartition : une valeur égale à une borne va dans la "
+        "meilleure série.",
+    }
     return table(
         ["Série", "Sous-série", "Classés par", "Barre", "Joueurs", "Quota (cible)"],
         [(*line, *([None] * (6 - len(line)))) for line in lines],
         numeric=(3, 4, 5),
-        caption="Joueurs par série. Pour un minimum, « Joueurs » compte ceux qui "
-        "l'atteignent (un joueur peut atteindre les deux minimums de la 5A) ; un « reste » "
-        "prend tous les joueurs restants.",
+        caption=f"Joueurs par série. {captions.get(rule, '')}".strip(),
     )
 
 
