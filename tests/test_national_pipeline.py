@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import dagster as dg
@@ -201,10 +202,13 @@ def test_one_row_per_licensee_and_the_check(built) -> None:
         pl.when(pl.col("player_id") == "s4").then(None).otherwise(pl.col("reason")).alias("reason")
     )
     for frame, problem in (
-        (twice, "licensee with several rows"),
-        (missing, "licensee without a row"),
-        (stray, "row for a player who is not a licensee of a federation with a rule"),
-        (empty, "row with neither a series nor a reason"),
+        (twice, "licencié avec plusieurs lignes"),
+        (missing, "licencié sans ligne"),
+        (
+            stray,
+            "ligne d'un joueur qui n'est licencié d'aucune fédération ayant une règle nationale",
+        ),
+        (empty, "ligne sans série ni raison"),
     ):
         found = licensee_rows_check(classification, frame, params, federations)
         assert found["problem"].to_list() == [problem]
@@ -262,7 +266,7 @@ def test_unknown_values_each_once_whatever_their_case_or_spaces() -> None:
 # --------------------------------------------------------------------------- reports
 
 
-def _html(fragments: list[object]) -> str:
+def _html(fragments: Sequence[object]) -> str:
     return "".join(f for f in fragments if isinstance(f, Html))
 
 

@@ -958,9 +958,10 @@ def licensee_rows_check(
     federations: AliasTable,
 ) -> pl.DataFrame:
     """What breaks "exactly one row per licensee of each federation with a national rule,
-    with a series or a reason": `season, player_id, federation, rows, problem` (empty when
-    nothing does). `classification`: the seasons' `series_classification` rows (the
-    licensees); `national`: the same seasons' `national_classification` rows."""
+    with a series or a reason": `season, player_id, federation, rows, problem` (the problem
+    in French; empty when nothing breaks it). `classification`: the seasons'
+    `series_classification` rows (the licensees); `national`: the same seasons'
+    `national_classification` rows."""
     keys = ["season", "player_id"]
     licensees = (
         classification.select(
@@ -977,15 +978,19 @@ def licensee_rows_check(
     both = licensees.join(counted, on=keys, how="full", coalesce=True)
     problem = (
         pl.when(pl.col("_licensee").is_null())
-        .then(pl.lit("row for a player who is not a licensee of a federation with a rule"))
+        .then(
+            pl.lit(
+                "ligne d'un joueur qui n'est licencié d'aucune fédération ayant une règle nationale"
+            )
+        )
         .when(pl.col("rows").is_null())
-        .then(pl.lit("licensee without a row"))
+        .then(pl.lit("licencié sans ligne"))
         .when(pl.col("rows") > 1)
-        .then(pl.lit("licensee with several rows"))
+        .then(pl.lit("licencié avec plusieurs lignes"))
         .when(pl.col("_written") != pl.col("federation"))
-        .then(pl.lit("row under another federation"))
+        .then(pl.lit("ligne sous une autre fédération"))
         .when(pl.col("_empty"))
-        .then(pl.lit("row with neither a series nor a reason"))
+        .then(pl.lit("ligne sans série ni raison"))
     )
     return (
         both.with_columns(problem.alias("problem"))

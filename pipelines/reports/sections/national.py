@@ -30,7 +30,7 @@ from transforms.national import NationalParams
 KEY = "national"
 # Rules whose rows come from elsewhere (the cascade, the new licensees): not drawn.
 NOT_DRAWN = ("international", "new_licensee")
-ROW_PX = 34  # height of one (sub-)series row of a chart
+ROW_PX = 40  # height of one (sub-)series row of a chart
 PANEL_PX = 80  # axis title and margins of one panel
 SERIES_COLOURS = {"5": PALETTE[0], "6": PALETTE[1], "7": PALETTE[2]}
 # Golden-ratio offsets spread the points of a row without randomness (same page each time).
@@ -138,6 +138,8 @@ def _panel(
     suffix = "" if index == 0 else str(index + 1)
     xref, yref = f"x{suffix}", f"y{suffix}"
     criterion, unit, _ = NATIONAL_CRITERIA.get(rule, ("", "", 2))
+    # bigger points when there are few of them (a small federation stays legible printed)
+    marker = 12 if rows.height < 30 else 10 if rows.height < 60 else 8 if rows.height < 200 else 6
     traces: list[dict[str, Any]] = []
     for series in sorted({s for s, _ in ordered}, key=series_sort_key):
         mine = rows.filter(pl.col("series") == series).sort(
@@ -170,8 +172,8 @@ def _panel(
                 "yaxis": yref,
                 "hovertemplate": "%{text}<extra></extra>",
                 "marker": {
-                    "size": 6,
-                    "opacity": 0.75,
+                    "size": marker,
+                    "opacity": 0.8,
                     "color": SERIES_COLOURS.get(series, PALETTE[3]),
                 },
                 "showlegend": True,
@@ -332,8 +334,14 @@ def _chart(
         code.lower(),
         {"data": traces, "layout": layout},
         f"{name} : valeur de chaque joueur classé par la règle nationale, par série et "
-        "sous-série (un point par joueur), avec les barres publiées (trait plein : valeur du "
-        "dernier admis ; pointillé : minimum) ou les bornes de la clé de répartition",
+        "sous-série (un point par joueur), "
+        + (
+            "avec les bornes de la clé de répartition (tirets) et les médianes de référence "
+            "(losanges)"
+            if "median_cle" in rules
+            else "avec les barres publiées (trait plein : valeur du dernier admis ; "
+            "pointillé : minimum)"
+        ),
         height=height,
     )
 
