@@ -111,7 +111,7 @@ class Federation:
 # fmt: off
 FEDERATIONS: tuple[Federation, ...] = (
     Federation(
-        "FRA", "France", 0.75, "europe", "fr", "Championnat de France",
+        "FRA", "France", 0.73, "europe", "fr", "Championnat de France",
         (
             ("Paris", "IDF"), ("Lyon", "ARA"), ("Marseille", "PACA"), ("Toulouse", "OCC"),
             ("Nice", "PACA"), ("Nantes", "PDL"), ("Montpellier", "OCC"),
@@ -158,11 +158,11 @@ FEDERATIONS: tuple[Federation, ...] = (
         ),
     ),
     Federation(
-        "LUX", "Luxembourg", 0.01, "europe", "fr", "Championnat du Luxembourg",
+        "LUX", "Luxembourg", 0.02, "europe", "fr", "Championnat du Luxembourg",
         (("Luxembourg", "LUX"), ("Esch-sur-Alzette", "LUX"), ("Dudelange", "LUX")),
     ),
     Federation(
-        "GBR", "Royaume-Uni", 0.01, "europe", "fr", "Championnat du Royaume-Uni",
+        "GBR", "Royaume-Uni", 0.02, "europe", "fr", "Championnat du Royaume-Uni",
         (("Londres", "GBR"), ("Édimbourg", "GBR"), ("Bristol", "GBR")),
     ),
     Federation(

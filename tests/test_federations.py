@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -9,7 +10,7 @@ import pytest
 
 from pipelines.reference.federations import load_alias_table, load_federations
 from pipelines.reference.files import ReferenceDataError
-from pipelines.reference.series import load_series_params, load_series_quotas
+from pipelines.reference.series import load_series_quotas
 from simulator.names import FEDERATIONS
 from transforms.federations import (
     AliasEntry,
@@ -22,7 +23,7 @@ from transforms.federations import (
     unknown_values,
     with_codes,
 )
-from transforms.series import DEFAULT_FEDERATION
+from transforms.series import DEFAULT_FEDERATION, federation_key_expr
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 
@@ -32,7 +33,7 @@ def federations() -> AliasTable:
     return load_federations(REFERENCE)
 
 
-def _codes(table: AliasTable, written: list[str | None]) -> list[str | None]:
+def _codes(table: AliasTable, written: Sequence[str | None]) -> list[str | None]:
     frame = pl.DataFrame({"f": written}, schema={"f": pl.String})
     return frame.select(canonical_expr("f", table)).to_series().to_list()
 
@@ -128,14 +129,50 @@ def test_african_federations(federations: AliasTable) -> None:
     assert dict(zip(cases, _codes(federations, list(cases)), strict=True)) == cases
 
 
-def test_quota_codes_and_the_series_aliases_agree(federations: AliasTable) -> None:
+def test_quota_codes_are_codes_of_the_alias_table(federations: AliasTable) -> None:
     # The canonical codes of France, Belgium, Quebec and Switzerland are the quota codes.
     quota_codes = load_series_quotas(REFERENCE).federations() - {DEFAULT_FEDERATION}
     assert quota_codes == {"FRA", "BEL", "QUE", "SUI"}
     assert quota_codes <= set(federations.codes)
-    # Every alias series.yaml knows today maps to the same code here.
-    aliases = load_series_params(REFERENCE).federation_aliases
-    assert {k: federations.code_of(k) for k in aliases} == dict(aliases)
+
+
+def test_the_series_quotas_map_federations_through_the_alias_table(
+    federations: AliasTable,
+) -> None:
+    # Every spelling series.yaml used to list (FFSC, Québec, Quebec, …) and the ones it
+    # did not know (CH, Schweiz, FR, Canada, fédération belge…) reach a quota code; a
+    # federation without quotas of its own, an unknown one and an empty value use `*`.
+    known = load_series_quotas(REFERENCE).federations()
+    cases = {
+        "FRA": "FRA",
+        "FFSC": "FRA",
+        "France": "FRA",
+        "fr": "FRA",
+        "BEL": "BEL",
+        "FBS": "BEL",
+        "FBSC": "BEL",
+        "Belgique": "BEL",
+        "Fédération belge de Scrabble": "BEL",
+        "QUE": "QUE",
+        "FQCSF": "QUE",
+        "Québec": "QUE",
+        "Quebec": "QUE",
+        "Canada": "QUE",
+        "SUI": "SUI",
+        "FSSC": "SUI",
+        "Suisse": "SUI",
+        "CH": "SUI",
+        "Schweiz": "SUI",
+        "LUX": "*",
+        "Royaume-Uni": "*",
+        "Sénégal": "*",
+        "Wakanda": "*",
+        "": "*",
+        None: "*",
+    }
+    frame = pl.DataFrame({"f": list(cases)}, schema={"f": pl.String})
+    got = frame.select(federation_key_expr("f", federations, known)).to_series().to_list()
+    assert dict(zip(cases, got, strict=True)) == cases
 
 
 def test_the_generator_federations_and_countries_are_known(federations: AliasTable) -> None:

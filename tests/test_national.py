@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -63,7 +64,7 @@ class Event:
     """A duplicate event: rows are (player, rank, series held that day, score)."""
 
     tid: str
-    rows: list[tuple[str, int, str, int | None]]
+    rows: Sequence[tuple[str, int, str, int | None]]
     country: str = "France"
     top_total: int | None = 1000
     games: int = 4
@@ -83,7 +84,7 @@ class Season:
 
 def _season(
     events: list[Event],
-    population: list[tuple[str, str | None, str]],
+    population: Sequence[tuple[str, str | None, str]],
     series_params: SeriesParams,
     standings: pl.DataFrame | None = None,
 ) -> Season:
@@ -278,6 +279,14 @@ def test_france_5a_by_pct_n4_or_by_pc_then_pc_bars_with_a_tie(
         ("6C", "france_pc"): (5000.0 - 50 * 33, 4, 8),  # p34: 3350
         ("6D", "france_pc"): (0.0, 42, None),
     }
+    kinds = dict(
+        result.bars.filter(pl.col("federation") == "FRA")
+        .select(pl.concat_str("subseries", "rule", separator=" "), "kind")
+        .rows()
+    )
+    assert kinds["5A france_pct_n4"] == kinds["5A france_pc"] == "minimum"
+    assert kinds["5B france_pc"] == kinds["6C france_pc"] == "quota"
+    assert kinds["6D france_pc"] == "rest"
 
 
 def test_france_5a_minimums_are_parameters(
@@ -420,6 +429,18 @@ def test_belgian_just_under_the_pp5_minimum_is_not_series_5(
     }
     assert bars["5B"] == (None, 0, 1)
     assert bars["6A"] == (pytest.approx(100.0), 4, 4)
+    # The PP5 minimum is published too, with the players reaching it (b1 100, and PP5 of
+    # j 47.5, b3 45, b4 42.5, b8 40 are under 50).
+    assert bars["5"] == (50.0, 1, None)
+    kinds = result.bars.filter(pl.col("federation") == "BEL").select("subseries", "kind").rows()
+    assert kinds == [
+        (None, "minimum"),
+        ("5A", "quota"),
+        ("5B", "quota"),
+        ("6A", "quota"),
+        ("6B", "rest"),
+        (None, "rest"),
+    ]
 
     # At a minimum of 47.5, j reaches it (a minimum is inclusive) and is 5B; 6A then wants
     # 7 − 4 = 3: b3, b4, b8.
@@ -692,7 +713,9 @@ def test_one_row_per_licensee_of_each_federation_with_a_rule(
         "SS",
         "international",
     )
-    assert _rows(result, "SUI")["s2"]["reason"].startswith("seulement 1 tournoi joué en Suisse")
+    assert str(_rows(result, "SUI")["s2"]["reason"]).startswith(
+        "seulement 1 tournoi joué en Suisse"
+    )
     # Deterministic: the same inputs give the same frames.
     again = _classify(season, params, quotas, series_params, federations)
     assert again.classification.equals(result.classification)
@@ -748,4 +771,11 @@ def test_a_federation_without_pool_still_gets_its_rows(
     assert _placed(_rows(result, "BEL")) == {"x": ("4", None), "n": ("7", None)}
     # The bars are still published, with nobody admitted.
     assert set(result.bars.get_column("admitted")) == {0}
-    assert result.bars.get_column("subseries").to_list() == ["5A", "5B", "6A", "6B", None]
+    assert result.bars.select("series", "subseries", "kind").rows() == [
+        ("5", None, "minimum"),
+        ("5", "5A", "quota"),
+        ("5", "5B", "quota"),
+        ("6", "6A", "quota"),
+        ("6", "6B", "rest"),
+        ("7", None, "rest"),
+    ]

@@ -151,6 +151,8 @@ def test_every_section_present(evil_site: Path) -> None:
         "comparison",
         "game_sheets",
         "mort_subite",
+        "national",
+        "data_quality",
     ]
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
     found = {

@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipelines.reference.federations import load_federations
 from pipelines.reference.series import load_series_params, load_series_quotas
 from transforms.calendar import ordered_events
 from transforms.series import (
@@ -33,6 +34,7 @@ from transforms.series_population import event_series
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 SEASON = "2023-2024"
+FEDERATIONS = load_federations(REFERENCE)
 
 
 @pytest.fixture(scope="module")
@@ -250,13 +252,15 @@ def test_super_serie_top_n_strictly_above_threshold() -> None:
         pl.Series("super_serie_pct", [90.0, 70.0, 70.0, 60.0, 50.0])
     )
     params = SeriesParams(super_serie_size=2, super_serie_threshold=50.0)
-    result = classify_season(standings, NO_NEW, quotas, params)
+    result = classify_season(standings, NO_NEW, quotas, params, federations=FEDERATIONS)
     ss = set(result.classification.filter(pl.col("super_serie")).get_column("player_id"))
     assert ss == {"a", "b", "c"}  # b and c tied at the 2nd place: both in
     bar = result.bars.filter(pl.col("series") == "SS").row(0, named=True)
     assert (bar["bar"], bar["admitted"], bar["target"]) == (70.0, 3, 2)
     params_all = SeriesParams(super_serie_size=30, super_serie_threshold=50.0)
-    ss_all = classify_season(standings, NO_NEW, quotas, params_all).classification
+    ss_all = classify_season(
+        standings, NO_NEW, quotas, params_all, federations=FEDERATIONS
+    ).classification
     assert "e" not in set(ss_all.filter(pl.col("super_serie")).get_column("player_id"))
 
 
@@ -282,7 +286,7 @@ def test_cascade_sizes_sum_to_n_with_new_licensees(
     rows = {p: (100 - i, 100 - i, 100 - i, 100 - i, 1000 - i) for i, p in enumerate(ids)}
     new = pl.DataFrame({"player_id": [f"n{i}" for i in range(5)], "federation": ["XYZ"] * 5})
     standings = _standings(rows, fed="XYZ")
-    result = classify_season(standings, new, quotas, params)
+    result = classify_season(standings, new, quotas, params, federations=FEDERATIONS)
     sizes = dict(result.classification.group_by("series").agg(pl.len()).iter_rows())
     assert sizes == {"1": 1, "2": 2, "3": 3, "4": 12, "5": 20, "6": 57, "7": 5}
     assert sum(sizes.values()) == 100
@@ -305,7 +309,7 @@ def test_tie_at_the_bar_admits_an_extra_player(params: SeriesParams) -> None:
         "j": (10.0, 20.0, 10.0, 10.0, 10.0),
     }
     standings = _standings(rows, fed="XYZ")
-    result = classify_season(standings, NO_NEW, quotas, params)
+    result = classify_season(standings, NO_NEW, quotas, params, federations=FEDERATIONS)
     got = _series_of(result.classification)
     # 1: a. 2: b. 3 wants 2 by %N3: c 70, d 60 — and e, tied with d at the bar, too.
     # 4 shrinks to 1 (boundary 6): f. 5 wants 2 by PC: h 30, i 20. 6: the rest.
@@ -340,7 +344,7 @@ def test_quota_check_fails_when_a_series_overflows_without_tie(params: SeriesPar
         for i, p in enumerate("abcdefghij")
     }
     standings = _standings(rows, fed="XYZ")
-    result = classify_season(standings, NO_NEW, quotas, params)
+    result = classify_season(standings, NO_NEW, quotas, params, federations=FEDERATIONS)
     assert quota_check(result.classification, quotas, standings).get_column("ok").all()
     tampered = result.classification.with_columns(
         pl.when(pl.col("player_id") == "j")
@@ -371,7 +375,7 @@ def test_subseries_split_france_with_tie(params: SeriesParams, quotas: SeriesQuo
         .otherwise(pl.col("pct_n4"))
         .alias("pct_n4")
     )
-    result = classify_season(standings, NO_NEW, quotas, params)
+    result = classify_season(standings, NO_NEW, quotas, params, federations=FEDERATIONS)
     table = result.classification
     sub = dict(table.select("player_id", "subseries").iter_rows())
     # Series 4 = p006..p017 (12): boundaries 3, 6, 9; p009 tied with p008 → 4A has 4.
@@ -399,8 +403,14 @@ def test_subseries_split_france_with_tie(params: SeriesParams, quotas: SeriesQuo
     assert (bar.get_column("bar")[0], bar.get_column("admitted")[0]) == (96.0, 4)
 
 
-def test_subseries_split_belgium_only_4_to_6(params: SeriesParams, quotas: SeriesQuotas) -> None:
-    table = classify_season(_hundred("Belgique"), NO_NEW, quotas, params).classification
+@pytest.mark.parametrize("written", ["Belgique", "BE", "fbs", "Fédération belge de Scrabble"])
+def test_subseries_split_belgium_only_4_to_6(
+    params: SeriesParams, quotas: SeriesQuotas, written: str
+) -> None:
+    # However the federation is written, federations.csv maps it to the quota code BEL.
+    table = classify_season(
+        _hundred(written), NO_NEW, quotas, params, federations=FEDERATIONS
+    ).classification
     counts = dict(
         table.group_by("series", "subseries")
         .agg(pl.len())
@@ -418,7 +428,9 @@ def test_subseries_split_belgium_only_4_to_6(params: SeriesParams, quotas: Serie
         "6/6A": 31,
         "6/6B": 31,
     }
-    other = classify_season(_hundred("XYZ"), NO_NEW, quotas, params).classification
+    other = classify_season(
+        _hundred("XYZ"), NO_NEW, quotas, params, federations=FEDERATIONS
+    ).classification
     assert other.get_column("subseries").null_count() == 100
 
 
@@ -432,7 +444,9 @@ def test_movements(params: SeriesParams) -> None:
         for i, p in enumerate("abcdefghij")
     }
     held = pl.DataFrame({"player_id": ["a", "b", "c", "j"], "series": ["SS", "4", "3", "6"]})
-    result = classify_season(_standings(rows, fed="XYZ"), NO_NEW, quotas, params, held)
+    result = classify_season(
+        _standings(rows, fed="XYZ"), NO_NEW, quotas, params, held, federations=FEDERATIONS
+    )
     moves = {
         r["player_id"]: (r["previous_series"], r["series"], r["movement"])
         for r in result.movements.iter_rows(named=True)
@@ -616,7 +630,11 @@ def test_end_of_season_cascade_matches_reference(
             p: (s, c) for p, s, c, _ in _reference_cascade(standings, population, quota_table)
         }
         classified = classify_season(
-            standings, new.with_columns(pl.lit(SEASON).alias("season")), quota_table, params
+            standings,
+            new.with_columns(pl.lit(SEASON).alias("season")),
+            quota_table,
+            params,
+            federations=FEDERATIONS,
         ).classification.filter(pl.col("series") != "7")
         got = {
             p: (s, c) for p, s, c in classified.select("player_id", "series", "criterion").rows()
@@ -644,7 +662,7 @@ def test_a_bar_is_never_zero_200_series_5_players_in_one_event(
     results, events = _event(players, games=4)
     scores = duplicate_event_scores(results, events)
     standings = season_standings(scores, events, params)
-    result = classify_season(standings, NO_NEW, quotas, params)
+    result = classify_season(standings, NO_NEW, quotas, params, federations=FEDERATIONS)
     sizes = dict(result.classification.group_by("series").agg(pl.len()).iter_rows())
     assert sizes == {"1": 1, "5": 75, "6": 124}
     assert sum(sizes.values()) == 200
@@ -670,7 +688,7 @@ def test_quota_check_refuses_a_shortfall_while_a_player_above_0_is_left() -> Non
     rows = {p: (0.0, 0.0, 0.0, 0.0, 100.0 - i) for i, p in enumerate("abcdefghij")}
     rows["a"] = (50.0, 0.0, 0.0, 0.0, 100.0)
     standings = _standings(rows, fed="XYZ")
-    result = classify_season(standings, NO_NEW, quotas, SeriesParams())
+    result = classify_season(standings, NO_NEW, quotas, SeriesParams(), federations=FEDERATIONS)
     got = _series_of(result.classification)
     # 1: a. 2, 3, 4: nobody above 0. 5 wants 8 − 1 = 7 by PC: b … h. 6: i, j.
     assert [p for p in "abcdefghij" if got[p] == "5"] == list("bcdefgh")
@@ -706,7 +724,7 @@ def test_super_serie_only_among_series_1(params: SeriesParams) -> None:
         pl.col("player_id").replace_strict(value, return_dtype=pl.Float64).alias("super_serie_pct")
     )
     ss_params = dataclasses.replace(params, super_serie_size=3)
-    result = classify_season(standings, NO_NEW, quotas, ss_params)
+    result = classify_season(standings, NO_NEW, quotas, ss_params, federations=FEDERATIONS)
     got = _series_of(result.classification)
     assert (got["a"], got["b"], got["d"], got["c"]) == ("1", "1", "1", "2")
     ss = set(result.classification.filter(pl.col("super_serie")).get_column("player_id"))

@@ -13,10 +13,11 @@ import pytest
 
 from pipelines.defs.series.comparison import series_comparison
 from pipelines.ingest.formats import ffsc
+from pipelines.reference.federations import load_federations
 from pipelines.reports.data import ReportData
 from pipelines.reports.section import Chart
 from pipelines.reports.sections.comparison import SECTION
-from pipelines.resources import WarehouseResource
+from pipelines.resources import REFERENCE_DIR, WarehouseResource
 from pipelines.warehouse import Warehouse
 from transforms.calendar import SeasonCalendar
 from transforms.series_comparison import (
@@ -31,7 +32,7 @@ from transforms.tables import table as declared
 COLUMNS = declared("series_comparison").schema
 CALENDAR = SeasonCalendar(9, 1)
 
-ALIASES = {"FRA": "FRA", "FFSc": "FRA", "France": "FRA", "BEL": "BEL"}
+ALIASES = load_federations(REFERENCE_DIR)
 KNOWN = {"FRA", "BEL", "*"}
 FIXTURE = Path(__file__).parent / "fixtures" / "ffsc" / "classement_2019-06-30.csv"
 S = "2023-2024"

@@ -124,6 +124,10 @@ BELGIUM_PP = {5: "belgium_pp5", 6: "belgium_pp6", 7: "belgium_pp7"}
 SWITZERLAND_PC = "switzerland_pc"
 MEDIAN_CLE = "median_cle"
 
+# Values of `national_bars.kind`, in display order within a series.
+MINIMUM, QUOTA, REST = "minimum", "quota", "rest"
+BAR_KINDS = (MINIMUM, QUOTA, REST)
+
 INTERNATIONAL_SERIES = (SUPER_SERIE, "1", "2", "3", "4")
 NATIONAL_LEVELS = (5, 6)  # the series a national rule fills from the quotas (7 aside)
 
@@ -448,7 +452,9 @@ def _quota_steps(
     )
     steps: list[tuple[str, str | None, Fraction | None]] = []
     for s in NATIONAL_LEVELS:
-        subs = quotas.subseries(federation, s) or [(None, quotas.series_share(s, federation))]
+        subs: list[tuple[str | None, Fraction | None]] = list(quotas.subseries(federation, s))
+        if not subs:
+            subs = [(None, quotas.series_share(s, federation))]
         for label, share in subs:
             if share is None:
                 steps.append((str(s), label, None))
@@ -507,6 +513,7 @@ def _ladder(
                 "bar": float(values[chosen].min()) if count else None,
                 "admitted": count,
                 "target": target,
+                "kind": REST if step.cumulative is None else QUOTA,
             }
         )
     labels = pl.DataFrame(
@@ -603,6 +610,7 @@ def _france(
             "bar": float(minimum),
             "admitted": top.filter(pl.col(route)).height,
             "target": None,
+            "kind": MINIMUM,
         }
         for rule, minimum, route in (
             (FRANCE_PCT_N4, params.min_pct_n4, "_by_n4"),
@@ -644,11 +652,21 @@ def _belgium(
         )
     ladder.append(_Step(NEW_LICENSEE_SERIES, None, BELGIUM_PP[7], "pp7", None, positive=False))
     chosen, bars = _ladder(pool, ladder, fed.population, fed.above)
+    pp5 = pool.get_column("pp5").cast(pl.Float64).fill_null(0.0)
+    minimum: dict[str, object] = {
+        "series": str(NATIONAL_LEVELS[0]),
+        "subseries": None,
+        "rule": BELGIUM_PP[5],
+        "bar": float(params.min_pp5),
+        "admitted": int(((pp5 > 0) & (pp5 >= params.min_pp5 - TIE_TOLERANCE)).sum()),
+        "target": None,
+        "kind": MINIMUM,
+    }
     left = pool.join(chosen, on="player_id", how="anti")
     frames = [_rows(chosen)]
     if left.height:
         frames.append(_unclassified(left, BELGIUM_PP[7], "aucun PP7 calculé pour la saison"))
-    return pl.concat(frames), bars
+    return pl.concat(frames), [minimum, *bars]
 
 
 def _switzerland(
@@ -848,7 +866,7 @@ def _season(
         if frames
         else NATIONAL_CLASSIFICATION.empty().select(columns)
     ).select(pl.lit(season, dtype=pl.String).alias("season"), pl.all())
-    bars = pl.DataFrame(
+    bar_table = pl.DataFrame(
         bar_rows,
         schema={
             "federation": pl.String,
@@ -858,9 +876,10 @@ def _season(
             "bar": pl.Float64,
             "admitted": pl.Int64,
             "target": pl.Int64,
+            "kind": pl.String,
         },
     ).select(pl.lit(season, dtype=pl.String).alias("season"), pl.all())
-    return National(national, bars.select(NATIONAL_BARS.column_names), cle)
+    return National(national, bar_table.select(NATIONAL_BARS.column_names), cle)
 
 
 def classify_national(
@@ -916,8 +935,11 @@ def classify_national(
         nulls_last=True,
     )
     bars = pl.concat([p.bars for p in parts]) if parts else NATIONAL_BARS.empty()
+    kind = pl.col("kind").replace_strict(
+        {k: i for i, k in enumerate(BAR_KINDS)}, default=None, return_dtype=pl.Int64
+    )
     bars = bars.sort(
-        [pl.col("season"), pl.col("federation"), step, pl.col("subseries"), pl.col("rule")],
+        [pl.col("season"), pl.col("federation"), step, kind, pl.col("subseries"), pl.col("rule")],
         nulls_last=True,
     )
     cle = pl.concat([p.cle for p in parts]) if parts else CLE_DE_REPARTITION.empty()
@@ -926,4 +948,59 @@ def classify_national(
         NATIONAL_CLASSIFICATION.check(national),
         NATIONAL_BARS.check(bars),
         CLE_DE_REPARTITION.check(cle),
+    )
+
+
+def licensee_rows_check(
+    classification: pl.DataFrame,
+    national: pl.DataFrame,
+    params: NationalParams,
+    federations: AliasTable,
+) -> pl.DataFrame:
+    """What breaks "exactly one row per licensee of each federation with a national rule,
+    with a series or a reason": `season, player_id, federation, rows, problem` (the problem
+    in French; empty when nothing breaks it). `classification`: the seasons'
+    `series_classification` rows (the licensees); `national`: the same seasons'
+    `national_classification` rows."""
+    keys = ["season", "player_id"]
+    licensees = (
+        classification.select(
+            "season", "player_id", canonical_expr("federation", federations).alias("federation")
+        )
+        .filter(pl.col("federation").is_in(list(params.rules)))
+        .with_columns(pl.lit(True).alias("_licensee"))
+    )
+    counted = national.group_by(keys).agg(
+        pl.len().cast(pl.Int64).alias("rows"),
+        pl.col("federation").first().alias("_written"),
+        (pl.col("series").is_null() & pl.col("reason").is_null()).any().alias("_empty"),
+    )
+    both = licensees.join(counted, on=keys, how="full", coalesce=True)
+    problem = (
+        pl.when(pl.col("_licensee").is_null())
+        .then(
+            pl.lit(
+                "ligne d'un joueur qui n'est licencié d'aucune fédération ayant une règle nationale"
+            )
+        )
+        .when(pl.col("rows").is_null())
+        .then(pl.lit("licencié sans ligne"))
+        .when(pl.col("rows") > 1)
+        .then(pl.lit("licencié avec plusieurs lignes"))
+        .when(pl.col("_written") != pl.col("federation"))
+        .then(pl.lit("ligne sous une autre fédération"))
+        .when(pl.col("_empty"))
+        .then(pl.lit("ligne sans série ni raison"))
+    )
+    return (
+        both.with_columns(problem.alias("problem"))
+        .filter(pl.col("problem").is_not_null())
+        .select(
+            "season",
+            "player_id",
+            pl.coalesce("federation", "_written").alias("federation"),
+            pl.col("rows").fill_null(0),
+            "problem",
+        )
+        .sort(keys)
     )

@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from transforms.calendar import ordered_events, shift_season_expr
+from transforms.federations import AliasTable, canonical_expr
 from transforms.rounding import round_half_away
 from transforms.series_labels import (
     NEW_LICENSEE_SERIES,
@@ -134,7 +135,6 @@ class SeriesParams:
     previous_weight: float = 0.25
     default_coefficient: float = 1.0
     coefficient_by_category: Mapping[str, float] = field(default_factory=dict)
-    federation_aliases: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -149,12 +149,16 @@ class Classification:
 # --------------------------------------------------------------------------- helpers
 
 
-def federation_key_expr(column: str, aliases: Mapping[str, str], known: set[str]) -> pl.Expr:
-    """Quota federation code of a federation name (aliases, case-insensitive), else `*`."""
-    lowered = {k.lower(): v for k, v in aliases.items()}
-    lowered.update({k.lower(): k for k in known if k != DEFAULT_FEDERATION})
-    name = pl.col(column).cast(pl.String).str.strip_chars().str.to_lowercase()
-    return name.replace_strict(lowered, default=DEFAULT_FEDERATION, return_dtype=pl.String)
+def federation_key_expr(column: str | pl.Expr, federations: AliasTable, known: set[str]) -> pl.Expr:
+    """Quota federation code of a written federation: its code in the federations alias
+    table (`federations.csv`: codes, ISO codes, acronyms, names; case, accents and
+    punctuation ignored) when that code has quotas of its own (`known`, the federations of
+    `series_quotas.csv`), else `*` (another federation, an unknown or an empty value)."""
+    code = canonical_expr(column, federations)
+    own = sorted(k for k in known if k != DEFAULT_FEDERATION)
+    return (
+        pl.when(code.is_in(own)).then(code).otherwise(pl.lit(DEFAULT_FEDERATION, dtype=pl.String))
+    )
 
 
 def event_coefficients(events: pl.DataFrame, params: SeriesParams) -> pl.DataFrame:
@@ -490,12 +494,16 @@ def classify_season(
     quotas: SeriesQuotas,
     params: SeriesParams,
     held_series: pl.DataFrame | None = None,
+    *,
+    federations: AliasTable,
 ) -> Classification:
     """End-of-season classification (barres d'accès) for the next season.
 
     `standings`: one season of `season_standings`. `new_licensees`: player_id, federation —
     licensees of the season without result (series 7). `held_series`: player_id, series —
     what each player held during the season, for the movements (absent = new).
+    `federations`: the alias table mapping the written federations to the quota codes
+    (`federation_key_expr`).
     N = players with results + new licensees; cumulative boundaries of series 1–5; series
     1–4 by %N1–%N4, 5 by PC, 6 the rest with results, 7 the new licensees.
     """
@@ -523,9 +531,7 @@ def classify_season(
             ),
         ],
         how="diagonal",
-    ).with_columns(
-        federation_key_expr("federation", params.federation_aliases, known).alias("fed_key")
-    )
+    ).with_columns(federation_key_expr("federation", federations, known).alias("fed_key"))
     classified = _subseries(classified, quotas)
     ss = _super_serie(standings, cascade.filter(pl.col("series") == "1"), params)
     classified = (

@@ -16,17 +16,16 @@ steps (SS = 0, series n = n; sub-series ignored): positive when we classify the 
 lower (weaker) series than the federation, negative when higher.
 
 Players of a published list that we do not classify, and French players (federation key
-`FRA`, `transforms.series.federation_key_expr`) we classify but the list omits, are kept,
-with nulls on the missing side and `agrees = false`.
+`FRA` through the federations alias table, `transforms.series.federation_key_expr`) we
+classify but the list omits, are kept, with nulls on the missing side and `agrees = false`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import polars as pl
 
 from transforms.calendar import SeasonCalendar
+from transforms.federations import AliasTable
 from transforms.series import DEFAULT_FEDERATION, federation_key_expr
 from transforms.series_labels import (
     SERIES_ORDER,
@@ -59,7 +58,7 @@ def _as_date(frame: pl.DataFrame) -> pl.Expr:
 def compare_series(
     published: pl.DataFrame,
     classification: pl.DataFrame,
-    federation_aliases: Mapping[str, str],
+    federations: AliasTable,
     known_federations: set[str],
     *,
     calendar: SeasonCalendar,
@@ -70,8 +69,8 @@ def compare_series(
     `published`: `published_series` rows (`as_of, player_id, last_name, first_name, place,
     series, potential_series`). `classification`: `series_classification` rows (`season,
     player_id, series, subseries, super_serie, federation`) of the seasons the lists close
-    (others are ignored). `federation_aliases`, `known_federations`: the series parameters'
-    aliases and the quota federations, to find the French players. `names` (`player_id,
+    (others are ignored). `federations`, `known_federations`: the federations alias table
+    and the quota federations, to find the French players. `names` (`player_id,
     last_name, first_name`) fills the names of players the list omits. Sorted by `as_of`,
     published place (unlisted players last), licence.
     """
@@ -98,7 +97,7 @@ def compare_series(
         .otherwise(series_level(pl.col("series")))
         .alias("_ours_level"),
         series_sub(pl.col("subseries")).alias("_ours_sub"),
-        federation_key_expr("federation", federation_aliases, known_federations)
+        federation_key_expr("federation", federations, known_federations)
         .fill_null(DEFAULT_FEDERATION)
         .alias("_fed"),
     ).unique(["season", "player_id"], keep="first", maintain_order=True)

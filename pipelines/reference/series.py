@@ -44,7 +44,8 @@ def load_series_quotas(reference_dir: Path) -> SeriesQuotas:
 
 
 def load_series_params(reference_dir: Path) -> SeriesParams:
-    """Minimum divisor, super-série, default coefficients and federation aliases."""
+    """Minimum divisor, super-série and default coefficients. (Federations map to the quota
+    codes through `federations.csv`, `pipelines.reference.federations`.)"""
     data = yaml.safe_load((reference_dir / PARAMS_FILE).read_text(encoding="utf-8")) or {}
     ss = data.get("super_serie") or {}
     return SeriesParams(
@@ -56,8 +57,5 @@ def load_series_params(reference_dir: Path) -> SeriesParams:
         default_coefficient=float(data["default_coefficient"]),
         coefficient_by_category={
             str(k): float(v) for k, v in (data.get("coefficient_by_category") or {}).items()
-        },
-        federation_aliases={
-            str(k): str(v) for k, v in (data.get("federation_aliases") or {}).items()
         },
     )

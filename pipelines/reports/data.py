@@ -7,12 +7,13 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.reference.federations import load_federations
 from pipelines.reference.seasons import load_calendar
-from pipelines.reference.series import load_series_params, load_series_quotas
+from pipelines.reference.series import load_series_quotas
 from pipelines.resources import REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from transforms.calendar import ordered_events
-from transforms.series import DEFAULT_FEDERATION, federation_key_expr
+from transforms.series import federation_key_expr
 from transforms.tables import TableSchemaError, table
 
 
@@ -96,12 +97,9 @@ class ReportData:
 
     def quota_federation(self, column: str) -> pl.Expr:
         """The quota federation code (`FRA`, …, `*` for the others) of a federation name,
-        as the series classification maps it (`series.yaml` aliases)."""
-        params = load_series_params(self.reference_dir)
+        as the series classification maps it (the `federations.csv` alias table)."""
         known = load_series_quotas(self.reference_dir).federations()
-        return federation_key_expr(column, params.federation_aliases, known).fill_null(
-            DEFAULT_FEDERATION
-        )
+        return federation_key_expr(column, load_federations(self.reference_dir), known)
 
     # ------------------------------------------------------------------ histories
 

@@ -6,6 +6,7 @@ other."""
 from __future__ import annotations
 
 from pipelines.reports.charts import PALETTE
+from pipelines.reports.html import fmt_number
 from transforms.series_labels import french_series as series_label
 from transforms.series_labels import series_sort_key
 
@@ -33,11 +34,57 @@ MOVEMENT_LABELS = {
     "new": "Nouveau",
 }
 
+# National classifications (docs/rules.md §4): rule code → how the player was classified.
+NATIONAL_RULES = {
+    "international": "cascade internationale",
+    "new_licensee": "nouveau licencié",
+    "france_pct_n4": "5A par le %N4 minimum",
+    "france_pc": "points de classement (PC)",
+    "belgium_pp5": "PP5",
+    "belgium_pp6": "PP6",
+    "belgium_pp7": "PP7",
+    "switzerland_pc": "PC des meilleures performances",
+    "median_cle": "pourcentage médian et clé de répartition",
+}
+# Rule code → (criterion of its value, unit, decimals).
+NATIONAL_CRITERIA: dict[str, tuple[str, str, int]] = {
+    "international": ("critère de la cascade", " %", 2),
+    "france_pct_n4": ("%N4", " %", 2),
+    "france_pc": ("PC", "", 2),
+    "belgium_pp5": ("PP5", " %", 2),
+    "belgium_pp6": ("PP6", " %", 2),
+    "belgium_pp7": ("PP7", " %", 2),
+    "switzerland_pc": ("PC retenus", "", 2),
+    "median_cle": ("pourcentage médian", " %", 2),
+}
+# `national_bars.kind` → French.
+BAR_KINDS = {"minimum": "minimum", "quota": "quota", "rest": "reste"}
+# `data_quality_notes.notice` → French (an unlisted code is shown as is).
+NOTICES = {
+    "unknown_federation": "Fédération inconnue",
+    "unknown_country": "Pays inconnu",
+}
+
+
+def national_value(rule: str | None, value: float | None) -> str | None:
+    """A national classification's value with its criterion: « PP5 45,20 % », « PC 1 234,50 »."""
+    if value is None or rule is None:
+        return None
+    criterion, unit, decimals = NATIONAL_CRITERIA.get(rule, ("", "", 2))
+    number = fmt_number(value, decimals) + unit
+    return f"{criterion} {number}".strip()
+
+
 __all__ = [
+    "BAR_KINDS",
     "CRITERIA",
     "DISCIPLINES",
     "MOVEMENTS",
     "MOVEMENT_LABELS",
+    "NATIONAL_CRITERIA",
+    "NATIONAL_RULES",
+    "NOTICES",
+    "national_value",
     "series_label",
     "series_sort_key",
 ]

@@ -42,9 +42,10 @@ TABLES = (
         "national_bars",
         FAMILY,
         "season × federation × step of a national rule",
-        "The bars of the quota and threshold rules (France, Belgium, Switzerland): for a "
-        "quota step the value of its last admitted player, for France's 5A the two minimums "
-        "of `national.yaml`; admitted counts and quota targets.",
+        "The bars of the quota and threshold rules (France, Belgium, Switzerland), published "
+        "each season: for a quota step the value of its last admitted player; the minimums "
+        "of `national.yaml` (France's 5A by %N4 or by PC, Belgium's PP5 for series 5); for "
+        "a rest step the lowest value it admits; admitted counts and quota targets.",
         columns(
             ("season", STR),
             ("federation", STR),
@@ -52,8 +53,14 @@ TABLES = (
             ("subseries", STR),
             ("rule", STR),
             ("bar", FLOAT, "null when nobody is admitted"),
-            ("admitted", INT),
-            ("target", INT, "cumulative quota boundary minus those above; null for a rest"),
+            ("admitted", INT, "players the step admits; for a minimum, the players reaching it"),
+            ("target", INT, "quota step: cumulative quota boundary minus those above; else null"),
+            (
+                "kind",
+                STR,
+                "`quota` (value of the last admitted), `minimum` (a parameter that must be "
+                "reached; null sub-series = the whole series), `rest` (everyone left)",
+            ),
         ),
     ),
     Table(

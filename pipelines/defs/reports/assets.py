@@ -16,31 +16,17 @@ from pipelines.reports.season import write_season_report
 from pipelines.reports.sections import discover
 from pipelines.reports.site import write_index, write_player_pages, write_plotly_asset
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from transforms.tables import registry
 
 SEASON_GROUP = "season_reports"
 SITE_GROUP = "site"
 
-# Every table a season report reads (the classique ones hold every season at once).
+# Every table a season report reads: the base tables and every table computed per season
+# (each family's, from the table registry), so the report always comes last in its season.
 REPORT_INPUTS = [
-    "tournaments",
-    "players",
-    "results",
-    "cote_history",
-    "elo_history",
-    "cote_ranking",
-    "elo_ranking",
-    "classique_series_bars",
-    "series_standings",
-    "series_bars",
-    "series_classification",
-    "series_movements",
-    "series_comparison",
-    "game_sheet_audit",
-    "mort_subite_players",
-    "mort_subite_moves",
-    "mort_subite_qualified",
-    "mort_subite_results",
-    "mort_subite_standings",
+    t.name
+    for t in registry().values()
+    if t.family.partition == "season" or t.family.key == "ingest"
 ]
 
 

@@ -14,6 +14,7 @@ import dagster as dg
 import polars as pl
 
 from pipelines.partitions import season_partitions
+from pipelines.reference.federations import load_federations
 from pipelines.reference.seasons import load_calendar
 from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
@@ -178,7 +179,12 @@ def series_classification(
     held = series_held(scores, events, _season_series(wh, season, warehouse))
 
     result = classify_season(
-        standings, new.with_columns(pl.lit(season).alias("season")), quotas, params, held
+        standings,
+        new.with_columns(pl.lit(season).alias("season")),
+        quotas,
+        params,
+        held,
+        federations=load_federations(warehouse.reference),
     )
     classification = result.classification.with_columns(pl.lit(season).alias("season"))
     provisional = provisional_changes(scores, events, quotas, params, new)

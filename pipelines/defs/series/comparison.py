@@ -11,8 +11,9 @@ import dagster as dg
 import polars as pl
 
 from pipelines.partitions import season_partitions
+from pipelines.reference.federations import load_federations
 from pipelines.reference.seasons import load_calendar
-from pipelines.reference.series import load_series_params, load_series_quotas
+from pipelines.reference.series import load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_metadata
 from transforms.series_comparison import agreement_summary, compare_series
@@ -60,12 +61,11 @@ def series_comparison(
         if "players" in tables
         else None
     )
-    params = load_series_params(warehouse.reference)
     quotas = load_series_quotas(warehouse.reference)
     frame = compare_series(
         published,
         classification,
-        params.federation_aliases,
+        load_federations(warehouse.reference),
         quotas.federations(),
         calendar=calendar,
         names=names,

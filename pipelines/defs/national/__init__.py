@@ -1,0 +1,2 @@
+"""National classifications (RULES §4): France, Belgium, Switzerland, Luxembourg and the
+United Kingdom (median and clé de répartition), from the season's duplicate series."""

@@ -1,0 +1,58 @@
+"""Data-quality notes of a season (`data_quality_notes`), partitioned by season: the
+federations and countries its exports write that `data/reference/federations.csv` does not
+know (`transforms.quality`), listed once per season for the report's annex."""
+
+# No `from __future__ import annotations`: Dagster inspects the `context` annotation.
+import dagster as dg
+import polars as pl
+
+from pipelines.partitions import season_partitions
+from pipelines.reference.federations import load_federations
+from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.season_inputs import season_results, season_tournaments
+from pipelines.tables import table_metadata
+from transforms.quality import unknown_federations_and_countries
+
+GROUP = "quality"
+TABLE = "data_quality_notes"
+
+
+@dg.asset(
+    deps=["tournaments", "results", "players"],
+    partitions_def=season_partitions,
+    pool=WAREHOUSE_POOL,
+    group_name=GROUP,
+    kinds={"duckdb", "polars"},
+    metadata=table_metadata(TABLE),
+)
+def data_quality_notes(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """One row per notice of the season: each federation (results, players) and country
+    (tournaments) value the federations alias table does not know, once, with how many rows
+    write it and a French sentence for the report's data-quality annex."""
+    season = context.partition_key
+    wh = warehouse.warehouse
+    results = season_results(wh, season)
+    players = wh.read(
+        "SELECT p.player_id, p.federation FROM players p WHERE p.player_id IN "
+        "(SELECT r.player_id FROM results r JOIN tournaments t USING (tournament_id) "
+        "WHERE t.season = ?)",
+        [season],
+    )
+    notes = unknown_federations_and_countries(
+        season,
+        results,
+        players,
+        season_tournaments(wh, season),
+        load_federations(warehouse.reference),
+    )
+    wh.replace_partition(TABLE, notes, "season", season)
+    return dg.MaterializeResult(
+        metadata={
+            "notes": notes.height,
+            "per_notice": dg.MetadataValue.json(
+                dict(notes.group_by("notice").agg(pl.len()).sort("notice").rows())
+            ),
+        }
+    )
