@@ -149,9 +149,9 @@ def test_every_section_present(evil_site: Path) -> None:
         "distributions",
         "cascade",
         "comparison",
+        "national",
         "game_sheets",
         "mort_subite",
-        "national",
         "data_quality",
     ]
     scan = _scan(evil_site / "reports" / SEASON / "index.html")
