@@ -19,7 +19,12 @@ import dagster as dg
 import polars as pl
 
 from pipelines.locks import exclusive
-from pipelines.resources import PROJECT_ROOT, WarehouseResource, default_quarantine
+from pipelines.resources import (
+    PROJECT_ROOT,
+    WarehouseResource,
+    default_cache,
+    default_quarantine,
+)
 from pipelines.warehouse import Warehouse
 
 Printer = Callable[[str], None]
@@ -251,6 +256,7 @@ def run_build(
                 warehouse_path=str(staging),
                 reports_dir=str(reports_staging),
                 quarantine_dir=str(quarantine),
+                cache_dir=str(default_cache(warehouse_path)),
             )
             with Warehouse(staging).held():
                 built = _materialise(resource, emit, instance)

@@ -32,6 +32,8 @@ class WarehouseResource(dg.ConfigurableResource):
     reference_dir: str = str(REFERENCE_DIR)
     # Where copies of rejected exports go; empty: `<warehouse>.quarantine/` beside it.
     quarantine_dir: str = os.environ.get("CLASSEMENT_QUARANTINE", "")
+    # What builds keep between them (the ingest's cache); empty: `<warehouse>.cache/`.
+    cache_dir: str = ""
 
     @property
     def warehouse(self) -> Warehouse:
@@ -57,6 +59,16 @@ class WarehouseResource(dg.ConfigurableResource):
             if self.quarantine_dir
             else default_quarantine(Path(self.warehouse_path))
         )
+
+    @property
+    def cache(self) -> Path:
+        """Derived data kept between builds (`pipelines.ingest.cache`)."""
+        return Path(self.cache_dir) if self.cache_dir else default_cache(Path(self.warehouse_path))
+
+
+def default_cache(warehouse: Path) -> Path:
+    """What builds keep between them: `<warehouse file>.cache/` beside it."""
+    return warehouse.with_name(warehouse.name + ".cache")
 
 
 def default_quarantine(warehouse: Path) -> Path:

@@ -274,7 +274,7 @@ def test_quarantine_note_says_why_and_what_to_do(raw: Path, tmp_path: Path) -> N
     (raw / "2023-2024" / "bad.csv").write_text("nom\tprenom\n", encoding="utf-8")
     files = read_raw(raw)
     result = ingest_files(files, calendar=CALENDAR)
-    copies = quarantine(result.rejected, files, tmp_path / "quarantine")
+    copies = quarantine(result.rejected, raw, tmp_path / "quarantine")
     copy = tmp_path / "quarantine" / "2023-2024" / "bad.csv"
     assert copies == {"2023-2024/bad.csv": str(copy)}
     assert copy.read_bytes() == b"nom\tprenom\n"
@@ -653,3 +653,35 @@ def test_a_game_without_scores_nor_result_rejects_the_file(raw: Path) -> None:
         "n'a ni les deux scores ni le résultat (player_result : 1, 0.5 ou 0) : l'Elo ne peut "
         "la compter"
     )
+
+
+def test_the_cache_reads_only_changed_files_and_gives_the_same_result(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipelines.ingest import cache
+
+    fresh = ingest_files(read_raw(raw), calendar=CALENDAR)
+    first = cache.ingest_folder(raw, calendar=CALENDAR, cache_dir=tmp_path / "cache")
+    read: list[str] = []
+    original = Path.read_bytes
+
+    def counting(path: Path) -> bytes:
+        if path.is_relative_to(raw):
+            read.append(path.name)
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    again = cache.ingest_folder(raw, calendar=CALENDAR, cache_dir=tmp_path / "cache")
+    assert read == []  # nothing changed: no file read
+    (raw / "2023-2024" / "C2.csv").write_text(results_csv("C2", C2), encoding="utf-8")
+    changed = cache.ingest_folder(raw, calendar=CALENDAR, cache_dir=tmp_path / "cache")
+    assert read == ["C2.csv"]
+    monkeypatch.undo()
+    for name, frame in fresh.tables.items():
+        assert first.tables[name].equals(frame), name
+        assert again.tables[name].equals(frame), name
+    assert first.log.equals(fresh.log) and again.log.equals(fresh.log)
+    everything = ingest_files(read_raw(raw), calendar=CALENDAR)
+    for name, frame in everything.tables.items():
+        assert changed.tables[name].equals(frame), name
+    assert changed.log.equals(everything.log)

@@ -25,6 +25,7 @@ from pipelines.ingest.schema import (
     RATING_LIST,
     RESULTS,
     TOURNAMENT_COLUMNS,
+    Kind,
     export_kinds,
 )
 from transforms.calendar import SeasonCalendar, ordered_events
@@ -94,29 +95,186 @@ def ingest_files(
     readers' own errors name the row and column; anything else is caught per file; and if
     the checks of all files at once fail on an unforeseen value, each file is checked
     alone to find and reject the ones that fail."""
-    paths = sorted({*files, *(refused or {})})
-    companions = {p: files[p] for p in files if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
-    rejected: dict[str, str] = dict(refused or {})
+    staged = stage_files(files, refused or {}, categories)
+    return assemble(staged, calendar)
+
+
+@dataclass
+class FileRecord:
+    """What reading and checking one file alone taught (kept between builds)."""
+
+    sha256: str | None
+    kinds: str | None  # `results+games`, `companion`…; None when it could not be read
+    rows: int
+    rejected: str | None  # the message when the file is rejected by itself
+    note: str | None  # e.g. ranks renumbered
+    headers: dict[str, dict[str, str]]  # per place (`_where`): column → header written
+
+
+@dataclass
+class Staged:
+    """Every file read, typed and checked alone: the typed rows of each kind (`_file`,
+    `_where`, `_row` and the kind's columns) and one record per file."""
+
+    frames: dict[str, pl.DataFrame]
+    records: dict[str, FileRecord]
+
+    def subset(self, keys: set[str]) -> Staged:
+        return Staged(
+            {k: f.filter(pl.col("_file").is_in(list(keys))) for k, f in self.frames.items()},
+            {k: r for k, r in self.records.items() if k in keys},
+        )
+
+    @staticmethod
+    def merge(parts: list[Staged]) -> Staged:
+        kinds = {k for part in parts for k in part.frames}
+        return Staged(
+            {k: pl.concat([p.frames[k] for p in parts if k in p.frames]) for k in sorted(kinds)},
+            {k: r for part in parts for k, r in part.records.items()},
+        )
+
+
+def _kinds() -> list:
+    """Every kind of rows a file may hold, the published FFSc series included."""
+    return [*export_kinds(), PUBLISHED_SERIES]
+
+
+def stage_files(
+    files: Mapping[str, bytes],
+    refused: Mapping[str, str],
+    categories: frozenset[str],
+    companions: Mapping[str, bytes] | None = None,
+) -> Staged:
+    """Read, type and check each file alone (`files` by key; `companions`: files read
+    beside them, e.g. TSH's `config.tsh`, when not among `files`)."""
+    around = {p: b for p, b in (companions or {}).items()}
+    around |= {p: b for p, b in files.items() if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
+    records: dict[str, FileRecord] = {
+        key: FileRecord(None, None, 0, message, None, {}) for key, message in refused.items()
+    }
     parsed: dict[str, dict[str, RawTable]] = {}
-    for path in paths:
-        if path in companions or path in rejected:
+    for path in sorted(files):
+        if path in refused:
+            continue
+        if PurePath(path).suffix.lower() in COMPANION_SUFFIXES:
+            records[path] = FileRecord(sha256(files[path]), "companion", 0, None, None, {})
             continue
         try:
-            parsed[path] = read_export(files[path], path, companions)
+            parsed[path] = read_export(files[path], path, around)
         except ExportError as err:
-            rejected[path] = str(err)
-        except Exception as err:
-            rejected[path] = _unexpected(path, err)
+            records[path] = FileRecord(sha256(files[path]), None, 0, str(err), None, {})
+        except Exception as err:  # one unreadable file never stops the build
+            records[path] = FileRecord(
+                sha256(files[path]), None, 0, _unexpected(path, err), None, {}
+            )
+    for path, tables in parsed.items():
+        records[path] = FileRecord(
+            sha256(files[path]),
+            "+".join(sorted(tables)),
+            sum(len(t) for t in tables.values()),
+            None,
+            None,
+            {t.where or path: t.headers for t in tables.values()},
+        )
     try:
-        return _checked(files, paths, companions, parsed, rejected, calendar, categories)
-    except Exception:
-        for path in list(parsed):
+        frames = _typed_and_checked(parsed, records, categories)
+    except Exception:  # isolate the file(s) the checks cannot handle
+        frames_parts = []
+        for path in sorted(parsed):
             try:
-                _checked(files, [path], {}, {path: parsed[path]}, {}, calendar, categories)
+                frames_parts.append(_typed_and_checked({path: parsed[path]}, records, categories))
             except Exception as err:
-                rejected[path] = _unexpected(path, err)
-                del parsed[path]
-        return _checked(files, paths, companions, parsed, rejected, calendar, categories)
+                records[path].rejected = _unexpected(path, err)
+        frames = {
+            k.name: pl.concat([part[k.name] for part in frames_parts])
+            if frames_parts
+            else _empty_typed(k)
+            for k in _kinds()
+        }
+    return Staged(frames, records)
+
+
+def _empty_typed(kind: Kind) -> pl.DataFrame:
+    return validate.type_frame(_stack([], kind.columns), kind)[0]
+
+
+def _typed_and_checked(
+    parsed: Mapping[str, Mapping[str, RawTable]],
+    records: dict[str, FileRecord],
+    categories: frozenset[str],
+) -> dict[str, pl.DataFrame]:
+    """Type every kind's rows of the files at once and run the checks that look at one
+    file at a time; record each file's first error and notes. Returns the typed rows."""
+    by_kind: dict[str, list[tuple[str, RawTable]]] = {k.name: [] for k in _kinds()}
+    for path, tables in parsed.items():
+        for kind_name, raw_table in tables.items():
+            by_kind[kind_name].append((path, raw_table))
+    frames: dict[str, pl.DataFrame] = {}
+    errors: list[pl.DataFrame] = []
+    for kind in _kinds():
+        typed, type_errors = validate.type_frame(_stack(by_kind[kind.name], kind.columns), kind)
+        frames[kind.name] = typed
+        errors.append(type_errors)
+    results = frames["results"].with_columns(pl.col("discipline").str.to_lowercase())
+    results, notes = validate.renumber_dense_ranks(results)
+    frames["results"] = results
+    errors += [
+        validate.results_errors(results),
+        validate.rank_errors(results),
+        validate.duplicate_errors(results),
+        validate.category_errors(results, categories),
+        validate.rating_list_errors(frames["rating_list"]),
+    ]
+    for row in validate.first_error_per_file(errors).iter_rows(named=True):
+        records[row["_file"]].rejected = _message(row, records[row["_file"]].headers)
+    for path, group in _grouped(notes.select("_file", "_where", "message").rows()):
+        records[path].note = "\n".join(str(ExportError(w, m)) for w, m in group)
+    return frames
+
+
+def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
+    """The checks across files, then the warehouse's base tables and the ingest log.
+
+    A tournament must come from one file, a (player, date) of a rating list too; games
+    (and the rows of the families' kinds) are checked against the files that load: a file
+    rejected for its games takes its own results with it, which may in turn reject games
+    of other files, so the checks repeat until no new file is rejected."""
+    records = staged.records
+    rejected = {k: r.rejected for k, r in records.items() if r.rejected is not None}
+    bad = set(rejected)
+    frames = {k: f.filter(~pl.col("_file").is_in(list(bad))) for k, f in staged.frames.items()}
+    owners = [
+        validate.tournament_owner_errors(frames["results"], RESULTS.label),
+        validate.tournament_owner_errors(frames["games"], GAMES.label),
+        validate.rating_owner_errors(frames["rating_list"]),
+    ]
+    found_errors = [validate.first_error_per_file(owners)]
+    bad |= set(found_errors[0]["_file"].to_list())
+    while True:
+        out = pl.col("_file").is_in(list(bad))
+        accepted = {name: frame.filter(~out) for name, frame in frames.items()}
+        found = [validate.games_errors(accepted["games"], accepted["results"])]
+        found += [
+            plugin.checks(accepted[plugin.kind.name], accepted)
+            for plugin in plugins()
+            if plugin.checks is not None
+        ]
+        newly = set().union(*(f["_file"].to_list() for f in found)) - bad
+        if not newly:
+            break
+        found_errors += found
+        bad |= newly
+    for row in validate.first_error_per_file(found_errors).iter_rows(named=True):
+        rejected.setdefault(row["_file"], _message(row, records[row["_file"]].headers))
+
+    good = [p for p in sorted(records) if p not in rejected]
+    kept = {k: f.filter(pl.col("_file").is_in(good)) for k, f in frames.items()}
+    tables = _assemble(kept["results"], kept["games"], kept["rating_list"], calendar)
+    tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
+    for plugin in plugins():
+        tables[plugin.table] = plugin.rows(kept[plugin.kind.name])
+    log = _log(records, rejected, kept["results"])
+    return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
 def _unexpected(path: str, err: Exception) -> str:
@@ -129,111 +287,6 @@ def _unexpected(path: str, err: Exception) -> str:
             "export de tournoi, enregistré de nouveau depuis le logiciel ou le tableur",
         )
     )
-
-
-def _checked(
-    files: Mapping[str, bytes],
-    paths: list[str],
-    companions: Mapping[str, bytes],
-    parsed: dict[str, dict[str, RawTable]],
-    rejected: dict[str, str],
-    calendar: SeasonCalendar,
-    categories: frozenset[str],
-) -> IngestResult:
-    """Type, check and assemble the parsed files (all at once)."""
-    rejected = dict(rejected)
-
-    by_kind: dict[str, list[tuple[str, RawTable]]] = {
-        k.name: [] for k in (*export_kinds(), PUBLISHED_SERIES)
-    }
-    for path, raw_tables in parsed.items():
-        for kind_name, table in raw_tables.items():
-            by_kind[kind_name].append((path, table))
-
-    results, results_type_errors = validate.type_frame(
-        _stack(by_kind["results"], RESULTS.columns), RESULTS
-    )
-    games, games_type_errors = validate.type_frame(_stack(by_kind["games"], GAMES.columns), GAMES)
-    ratings, ratings_type_errors = validate.type_frame(
-        _stack(by_kind["rating_list"], RATING_LIST.columns), RATING_LIST
-    )
-    published, published_type_errors = validate.type_frame(
-        _stack(by_kind["published_series"], PUBLISHED_SERIES.columns), PUBLISHED_SERIES
-    )
-    results = results.with_columns(pl.col("discipline").str.to_lowercase())
-    results, notes = validate.renumber_dense_ranks(results)
-    extra: dict[str, pl.DataFrame] = {}
-    extra_type_errors: list[pl.DataFrame] = []
-    for plugin in plugins():
-        typed, type_errors = validate.type_frame(
-            _stack(by_kind[plugin.kind.name], plugin.kind.columns), plugin.kind
-        )
-        extra[plugin.kind.name] = typed
-        extra_type_errors.append(type_errors)
-
-    errors = [
-        results_type_errors,
-        validate.results_errors(results),
-        validate.rank_errors(results),
-        validate.duplicate_errors(results),
-        validate.category_errors(results, categories),
-        validate.tournament_owner_errors(results, RESULTS.label),
-        ratings_type_errors,
-        validate.rating_list_errors(ratings),
-        validate.rating_owner_errors(ratings),
-        games_type_errors,
-        validate.tournament_owner_errors(games, GAMES.label),
-        published_type_errors,
-        *extra_type_errors,
-    ]
-    first = validate.first_error_per_file(errors)
-    bad = set(first["_file"].to_list()) | set(rejected)
-
-    # Games (and the rows of the families' kinds) are checked against the files that load;
-    # a file rejected for its games takes its own results with it, which may in turn
-    # reject games of other files: repeat until no new file is rejected.
-    cross_errors: list[pl.DataFrame] = []
-    while True:
-        frames = {"results": results, "games": games, "rating_list": ratings, **extra}
-        out = pl.col("_file").is_in(list(bad))
-        accepted = {name: frame.filter(~out) for name, frame in frames.items()}
-        found = [validate.games_errors(accepted["games"], accepted["results"])]
-        found += [
-            plugin.checks(accepted[plugin.kind.name], accepted)
-            for plugin in plugins()
-            if plugin.checks is not None
-        ]
-        newly = set().union(*(f["_file"].to_list() for f in found)) - bad
-        if not newly:
-            break
-        cross_errors += found
-        bad |= newly
-    first = validate.first_error_per_file([first, *cross_errors])
-    headers = {
-        table.where or path: table.headers
-        for path, raw_tables in parsed.items()
-        for table in raw_tables.values()
-    }
-    for row in first.iter_rows(named=True):
-        rejected.setdefault(row["_file"], _message(row, headers))
-
-    good = [p for p in paths if p not in rejected]
-    results = results.filter(pl.col("_file").is_in(good))
-    games = games.filter(pl.col("_file").is_in(good))
-    ratings = ratings.filter(pl.col("_file").is_in(good))
-    published = published.filter(pl.col("_file").is_in(good))
-
-    tables = _assemble(results, games, ratings, calendar)
-    tables["published_series"] = _published(published, ratings)
-    for plugin in plugins():
-        frame = extra[plugin.kind.name].filter(pl.col("_file").is_in(good))
-        tables[plugin.table] = plugin.rows(frame)
-    noted = {
-        path: "\n".join(str(ExportError(where, message)) for where, message in group)
-        for path, group in _grouped(notes.select("_file", "_where", "message").rows())
-    }
-    log = _log(paths, files, parsed, rejected, noted, results, companions)
-    return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
 def _message(row: Mapping[str, object], headers: Mapping[str, Mapping[str, str]]) -> str:
@@ -344,32 +397,24 @@ def _players(
 
 
 def _log(
-    paths: list[str],
-    files: Mapping[str, bytes],
-    parsed: Mapping[str, Mapping[str, RawTable]],
-    rejected: Mapping[str, str],
-    noted: Mapping[str, str],
-    results: pl.DataFrame,
-    companions: Mapping[str, bytes],
+    records: Mapping[str, FileRecord], rejected: Mapping[str, str], results: pl.DataFrame
 ) -> pl.DataFrame:
+    """One row per file of the raw folder, in path order."""
     tournaments_per_file = dict(
         results.group_by("_file").agg(pl.col("tournament_id").n_unique()).iter_rows()
     )
-    rows = []
-    for path in paths:
-        frames = parsed.get(path, {})
-        kinds = "companion" if path in companions else "+".join(sorted(frames)) or None
-        rows.append(
-            {
-                "path": path,
-                "sha256": sha256(files[path]) if path in files else None,
-                "kinds": kinds,
-                "status": "rejected" if path in rejected else "ingested",
-                "rows": sum(len(t) for t in frames.values()),
-                "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
-                "message": rejected.get(path, noted.get(path)),
-            }
-        )
+    rows = [
+        {
+            "path": path,
+            "sha256": record.sha256,
+            "kinds": record.kinds,
+            "status": "rejected" if path in rejected else "ingested",
+            "rows": record.rows,
+            "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
+            "message": rejected.get(path, record.note),
+        }
+        for path, record in sorted(records.items())
+    ]
     return pl.DataFrame(rows, schema=INGEST_LOG.schema)
 
 

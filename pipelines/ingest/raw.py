@@ -7,6 +7,7 @@ folder beside the warehouse with a note of why.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,18 +20,17 @@ COMPANION_SUFFIXES = frozenset({".tsh"})
 
 def _candidates(raw_dir: Path) -> list[Path]:
     """Every file below raw_dir (any depth) with an export's suffix, hidden ones skipped,
-    in path order; links included."""
+    in path order; links included (a linked folder is not entered)."""
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
+    suffixes = EXPORT_SUFFIXES | COMPANION_SUFFIXES
     found = []
-    for path in raw_dir.rglob("*"):
-        rel = path.relative_to(raw_dir)
-        if any(part.startswith((".", "~$")) for part in rel.parts):
-            continue
-        if path.suffix.lower() in EXPORT_SUFFIXES | COMPANION_SUFFIXES and (
-            path.is_file() or path.is_symlink()
-        ):
-            found.append(path)
+    for folder, dirs, names in os.walk(raw_dir):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "~$"))]
+        for name in names:
+            if name.startswith((".", "~$")) or os.path.splitext(name)[1].lower() not in suffixes:
+                continue
+            found.append(Path(folder, name))
     return sorted(found, key=lambda p: key_of(p, raw_dir))
 
 
@@ -42,6 +42,10 @@ def key_of(path: Path, raw_dir: Path) -> str:
 
 
 def _inside(path: Path, root: Path) -> bool:
+    """Whether a file of the walk (never inside a linked folder) stays in the raw folder:
+    a plain file does; a link must lead inside it."""
+    if not path.is_symlink():
+        return True
     try:
         return path.resolve(strict=True).is_relative_to(root)
     except OSError:  # a broken link, a loop
@@ -111,9 +115,7 @@ def reason_note(message: str) -> str:
     )
 
 
-def quarantine(
-    rejected: Mapping[str, str], files: Mapping[str, bytes], folder: Path
-) -> dict[str, str]:
+def quarantine(rejected: Mapping[str, str], raw_dir: Path, folder: Path) -> dict[str, str]:
     """Copy each rejected file to `folder` with a `.reason.txt` beside it (`reason_note`);
     returns the quarantine path of each. The folder is emptied first: it reflects the
     last run. A file refused without being read (`refused_paths`) gets its note only."""
@@ -123,8 +125,9 @@ def quarantine(
     for path, message in sorted(rejected.items()):
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        if path in files:  # a refused link is not followed, so there is nothing to copy
-            target.write_bytes(files[path])
+        source = raw_dir / path
+        if source.is_file() and _inside(source, raw_dir.resolve()):
+            target.write_bytes(source.read_bytes())  # (a link leading out is not followed)
         note = target.with_name(target.name + ".reason.txt")
         note.write_text(reason_note(message), encoding="utf-8")
         out[path] = str(target)

@@ -13,6 +13,7 @@ import datetime as dt
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePath
 
 import polars as pl
@@ -40,27 +41,38 @@ _KIND_LABELS = (
 
 def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[str]]:
     """The kind of content a header row announces, and its canonical column names."""
+    kind, columns, problem = _detected(tuple(header))
+    if problem is not None:
+        raise ExportError(name, problem, row=row)
+    assert kind is not None
+    return kind, list(columns)
+
+
+@lru_cache(maxsize=4096)
+def _detected(header: tuple[str, ...]) -> tuple[Kind | None, tuple[str, ...], str | None]:
+    """`detect_kind` of one header row, computed once however many files share it:
+    (kind, canonical columns, the problem when the header does not do)."""
     hits = {kind: _hits(kind, header) for kind in export_kinds()}
     best = max(hits.values())
     winners = [k for k, n in hits.items() if n == best]
     if best == 0 or len(winners) > 1:
-        raise ExportError(
-            name,
+        return (
+            None,
+            (),
             "la ligne d'en-tête ne permet pas de savoir de quelle sorte de fichier il s'agit "
             f"({_KIND_LABELS})",
-            row=row,
         )
     kind = winners[0]
-    columns = [kind.canonical(h) if h.strip() else "" for h in header]
+    columns = tuple(kind.canonical(h) if h.strip() else "" for h in header)
     present = set(columns)
     seen: dict[str, str] = {}
     for raw, col in zip(header, columns, strict=True):
         if col and col in seen:
-            raise ExportError(
-                name,
+            return (
+                None,
+                (),
                 f"deux colonnes désignent « {col} » : « {seen[col].strip()} » et "
                 f"« {raw.strip()} » (gardez-en une seule)",
-                row=row,
             )
         if col:
             seen[col] = raw
@@ -68,12 +80,12 @@ def detect_kind(header: Sequence[str], name: str, row: int) -> tuple[Kind, list[
     if missing:
         names = ", ".join(f"« {c} »" for c in missing)
         which = "la colonne obligatoire" if len(missing) == 1 else "les colonnes obligatoires"
-        raise ExportError(
-            name,
+        return (
+            None,
+            (),
             f"il manque {which} {names} dans la ligne d'en-tête de ce fichier de {kind.label}",
-            row=row,
         )
-    return kind, columns
+    return kind, columns, None
 
 
 @dataclass

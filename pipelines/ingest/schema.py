@@ -295,6 +295,7 @@ ALIASES: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=65536)
 def normalise_header(name: str) -> str:
     """`Prénom ` → `prenom`, `Date de fin` → `date_de_fin` (then aliases apply)."""
     text = unicodedata.normalize("NFKD", name.strip().lstrip("\ufeff"))

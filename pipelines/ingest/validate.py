@@ -45,7 +45,10 @@ def _error_rows(
     frame: pl.DataFrame, mask: pl.Expr, column: str | None, message: pl.Expr, check: int
 ) -> pl.DataFrame:
     """Rows of `frame` where mask holds, as errors. Window expressions in mask and message
-    see the whole frame (they are evaluated before filtering)."""
+    see the whole frame (they are evaluated before filtering). The messages are formatted
+    only when the mask finds something (most checks of most builds find nothing)."""
+    if not frame.select(mask.fill_null(False).any()).item():
+        return empty_errors()
     return (
         frame.with_columns(
             mask.fill_null(False).alias("_mask"), message.cast(pl.String).alias("_message")

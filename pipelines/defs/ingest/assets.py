@@ -5,8 +5,9 @@ from collections.abc import Iterator
 import dagster as dg
 import polars as pl
 
-from pipelines.ingest.batch import ingest_files, season_fingerprints, year_fingerprints
-from pipelines.ingest.raw import quarantine, read_raw, refused_paths
+from pipelines.ingest.batch import season_fingerprints, year_fingerprints
+from pipelines.ingest.cache import ingest_folder
+from pipelines.ingest.raw import quarantine
 from pipelines.partitions import season_partitions, year_partitions
 from pipelines.reference.classique import load_cote_params
 from pipelines.reference.seasons import load_calendar
@@ -52,13 +53,15 @@ def ingest(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """Read every export of the raw folder, reject bad files whole (copied to the
     quarantine folder with the reason) and replace the base tables in one transaction."""
-    files = read_raw(warehouse.raw)
     calendar = load_calendar(warehouse.reference)
     categories = frozenset(c.category for c in load_cote_params(warehouse.reference).categories)
-    result = ingest_files(
-        files, calendar=calendar, refused=refused_paths(warehouse.raw), categories=categories
+    result = ingest_folder(
+        warehouse.raw,
+        calendar=calendar,
+        categories=categories,
+        cache_dir=warehouse.cache / "ingest",
     )
-    quarantined = quarantine(result.rejected, files, warehouse.quarantine)
+    quarantined = quarantine(result.rejected, warehouse.raw, warehouse.quarantine)
     for path, message in sorted(result.rejected.items()):
         context.log.warning(f"rejected: {message} (copied to {quarantined[path]})")
 

@@ -1,0 +1,127 @@
+"""What the ingest learnt of each file, kept between builds so unchanged files are not read
+again (`ingest_folder`).
+
+A file is unchanged when its size, modification time and inode are those of the last
+build; its typed rows and its record (its own rejection message, its notes) then come from
+the cache, and only the checks across files run on every build. The cache is thrown away
+when the ingest's code, the table registry or the reference data change. It lives beside
+the warehouse (`<warehouse>.cache/ingest/`), is derived data only, and can be deleted at any
+time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
+from pipelines.ingest.raw import COMPANION_SUFFIXES, export_paths, key_of, refused_paths
+from transforms.calendar import SeasonCalendar
+
+ROOT = Path(__file__).resolve().parents[2]
+# What the typed rows and records depend on besides the files themselves.
+_CODE = ("pipelines/ingest", "transforms/tables", "data/reference")
+
+Stat = tuple[int, int, int]  # size, mtime (ns), inode
+
+
+def code_version() -> str:
+    digest = hashlib.sha256()
+    for folder in _CODE:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".csv", ".yaml"}:
+                digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _stat(path: Path) -> Stat:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns, info.st_ino
+
+
+def raw_stats(raw_dir: Path) -> dict[str, Stat]:
+    """The stat of every export of the raw folder, by key (`raw.read_raw`'s keys)."""
+    return {key_of(p, raw_dir): _stat(p) for p in export_paths(raw_dir)}
+
+
+def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat]] | None:
+    manifest = folder / "manifest.json"
+    if not manifest.exists():
+        return None
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        if data.get("version") != version:
+            return None
+        frames = {path.stem: pl.read_parquet(path) for path in sorted(folder.glob("*.parquet"))}
+        records = {k: FileRecord(**r) for k, r in data["records"].items()}
+        stats = {k: tuple(v) for k, v in data["stats"].items()}
+    except (OSError, ValueError, TypeError, KeyError, pl.exceptions.PolarsError):
+        return None  # a damaged cache is only a cost: read everything again
+    return Staged(frames, records), stats
+
+
+def _save(folder: Path, version: str, staged: Staged, stats: dict[str, Stat]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.parquet"):
+        old.unlink()
+    for kind, frame in staged.frames.items():
+        frame.write_parquet(folder / f"{kind}.parquet")
+    manifest = {
+        "version": version,
+        "stats": stats,
+        "records": {k: asdict(r) for k, r in sorted(staged.records.items())},
+    }
+    tmp = folder / "manifest.json.tmp"
+    tmp.write_text(json.dumps(manifest), encoding="utf-8")
+    os.replace(tmp, folder / "manifest.json")
+
+
+def ingest_folder(
+    raw_dir: Path,
+    *,
+    calendar: SeasonCalendar,
+    categories: frozenset[str] = frozenset(),
+    cache_dir: Path | None = None,
+) -> IngestResult:
+    """`ingest_files` of the raw folder, reading only the files new or changed since the
+    last build when a cache folder is given."""
+    paths = {key_of(p, raw_dir): p for p in export_paths(raw_dir)}
+    refused = refused_paths(raw_dir)
+    stats = {key: _stat(path) for key, path in paths.items()}
+    version = code_version()
+    cached = _load(cache_dir, version) if cache_dir is not None else None
+    reuse: set[str] = set()
+    if cached is not None:
+        old, old_stats = cached
+        companions = {k for k in set(stats) | set(old_stats) if _is_companion(k)}
+        moved = {_folder(k) for k in companions if old_stats.get(k) != stats.get(k)}
+        reuse = {
+            k
+            for k in paths
+            if k not in refused
+            and old_stats.get(k) == stats[k]
+            and k in old.records
+            and not (_folder(k) in moved and not _is_companion(k))
+        }
+    fresh = {k: paths[k].read_bytes() for k in sorted(paths) if k not in reuse}
+    around = {k: paths[k].read_bytes() for k in paths if _is_companion(k) and k not in fresh}
+    staged = stage_files(fresh, refused, categories, companions=around)
+    if cached is not None:
+        staged = Staged.merge([cached[0].subset(reuse), staged])
+    if cache_dir is not None:
+        _save(cache_dir, version, staged, {k: v for k, v in stats.items() if k not in refused})
+    return assemble(staged, calendar)
+
+
+def _is_companion(key: str) -> bool:
+    return os.path.splitext(key)[1].lower() in COMPANION_SUFFIXES
+
+
+def _folder(key: str) -> str:
+    return key.rpartition("/")[0]
