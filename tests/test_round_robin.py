@@ -15,6 +15,7 @@ import pytest
 
 from pipelines.reference.files import ReferenceDataError
 from pipelines.reference.round_robin import (
+    load_final_categories,
     load_grand_est_params,
     load_masters_params,
     load_pairings,
@@ -50,6 +51,7 @@ POINTS = MatchPoints(win=2, draw=1, loss=0)
 
 def _masters(players: int, rule: WithdrawalRule | None = None) -> MastersParams:
     return MastersParams(
+        circuit="MASTERS_GRAND_SUD",
         players=players,
         points=POINTS,
         pairings=default_pairings(players),
@@ -59,6 +61,7 @@ def _masters(players: int, rule: WithdrawalRule | None = None) -> MastersParams:
 
 def _grand_est(players: int, rule: WithdrawalRule | None = None) -> GrandEstParams:
     return GrandEstParams(
+        circuit="GRAND_EST",
         players=players,
         points=POINTS,
         withdrawal=rule or WithdrawalRule(rounds_left=3, decided_places=3),
@@ -183,6 +186,8 @@ def test_loader_rejects_points_that_rise_with_the_place(tmp_path: Path) -> None:
 def test_reference_parameters() -> None:
     masters, grand_est = load_masters_params(REFERENCE), load_grand_est_params(REFERENCE)
     assert (masters.players, masters.points) == (16, MatchPoints(2, 1, 0))
+    assert (masters.circuit, grand_est.circuit) == ("MASTERS_GRAND_SUD", "GRAND_EST")
+    assert load_final_categories(REFERENCE) == ("masters", "finale")
     assert (grand_est.players, grand_est.points, grand_est.counted_places) == (16, POINTS, 32)
     assert len(grand_est.qualifying_points) == 32
     assert grand_est.withdrawal == WithdrawalRule(rounds_left=3, decided_places=3)
@@ -191,7 +196,9 @@ def test_reference_parameters() -> None:
 def test_loader_names_the_file_of_a_missing_key(tmp_path: Path) -> None:
     shutil.copytree(REFERENCE / "round_robin", tmp_path / "round_robin")
     (tmp_path / "round_robin.yaml").write_text(
-        "masters_grand_sud: {players: 16, points: {win: 2, draw: 1, loss: 0}}\n", encoding="utf-8"
+        "masters_grand_sud: {circuit: MASTERS_GRAND_SUD, players: 16, "
+        "points: {win: 2, draw: 1, loss: 0}}\n",
+        encoding="utf-8",
     )
     with pytest.raises(ReferenceDataError, match=r"round_robin\.yaml: missing key 'pairings_file'"):
         load_masters_params(tmp_path)
@@ -789,6 +796,7 @@ def test_grand_est_qualifying_tie_broken_by_second_places_then_duplicate_places(
 
 def test_grand_est_qualifying_sums_decimal_points_exactly() -> None:
     params = GrandEstParams(
+        circuit="GRAND_EST",
         players=16,
         points=POINTS,
         withdrawal=WithdrawalRule(3, 3),
