@@ -363,6 +363,28 @@ def _merged(versions: list[_Edition], where: str) -> _Edition:
     return replace(decisive, announced_on=min(announced) if announced else None)
 
 
+def calendar_editions(calendar: pl.DataFrame, circuit: str) -> pl.DataFrame:
+    """The circuit's editions as the rankings read them, one row per event and year (an
+    edition's rows merged: its held, else cancelled, else announced row, announced on the
+    earliest `announced_on`): `event_key, year, date, announced_on, status,
+    tournament_id`, by date, event and year."""
+    schema = {
+        "event_key": pl.String,
+        "year": pl.Int64,
+        "date": pl.Date,
+        "announced_on": pl.Date,
+        "status": pl.String,
+        "tournament_id": pl.String,
+    }
+    editions = _calendar_editions(calendar, circuit)
+    rows = [
+        (e.event_key, e.year, e.date, e.announced_on, e.status, e.tournament_id) for e in editions
+    ]
+    return pl.DataFrame(rows, schema=schema, orient="row").sort(
+        "date", "event_key", "year", nulls_last=True
+    )
+
+
 def _anniversary(date: dt.date, year: int) -> dt.date:
     """The same day and month in `year` (29 February → 28 February)."""
     try:

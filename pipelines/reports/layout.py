@@ -30,3 +30,13 @@ def year_dir(reports: Path, year: str) -> Path:
 def year_index_path(reports: Path, year: str) -> Path:
     """The page listing the year's circuits and their reports: `circuits/<year>/index.html`."""
     return year_dir(reports, year) / "index.html"
+
+
+def circuit_page_path(reports: Path, year: str, slug: str) -> Path:
+    """A circuit's report of a year: `circuits/<year>/<slug>.html` (`paca`, `grand-est`…)."""
+    return year_dir(reports, year) / f"{slug}.html"
+
+
+def circuit_pdf_path(reports: Path, year: str, slug: str) -> Path:
+    """That report printed: `circuits/<year>/<slug>.pdf`."""
+    return year_dir(reports, year) / f"{slug}.pdf"
