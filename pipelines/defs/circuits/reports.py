@@ -81,6 +81,4 @@ def circuit_reports_pdf(
         )
         for page in year_pages(_data(warehouse), year)
     ]
-    return dg.MaterializeResult(
-        metadata={"pdfs": ", ".join(p.name for p in printed) or "aucun"}
-    )
+    return dg.MaterializeResult(metadata={"pdfs": ", ".join(p.name for p in printed) or "aucun"})
