@@ -193,6 +193,22 @@ def _unknown_circuit_errors(frame: pl.DataFrame, ref: _Reference) -> pl.DataFram
     )
 
 
+def _without_files(frame: pl.DataFrame, errors: list[pl.DataFrame]) -> pl.DataFrame:
+    """`frame` without the rows of the files `errors` already reject: checks across rows
+    and files compare only files that are right on their own."""
+    bad = pl.concat(errors, how="vertical_relaxed")["_file"].unique()
+    return frame.filter(~pl.col("_file").is_in(bad.implode()))
+
+
+def _de(column: str) -> pl.Expr:
+    """« de » before a name, elided before a vowel (« d'Orange », « de Menton »)."""
+    return (
+        pl.when(pl.col(column).str.contains(r"^[AEIOUYÉÈÊÂÎÔaeiouyéèêâîô]"))
+        .then(pl.format("d'{}", pl.col(column)))
+        .otherwise(pl.format("de {}", pl.col(column)))
+    )
+
+
 def _later_duplicates(
     frame: pl.DataFrame, keys: list[str], column: str, message: pl.Expr
 ) -> pl.DataFrame:
@@ -304,15 +320,18 @@ def calendar_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -
             ),
             check=3,
         ),
+    ]
+    rows = _without_files(rows, errors)
+    errors += [
         _later_duplicates(
             rows.filter(pl.col("_status").is_in(list(STATUSES))),
             ["_code", "event_key", "year", "_status"],
             "status",
             pl.format(
-                "l'édition {} de {} du circuit {} figure déjà avec le statut {} ({}, ligne {}) : "
+                "l'édition {} {} du circuit {} figure déjà avec le statut {} ({}, ligne {}) : "
                 "une édition a au plus une ligne par statut",
                 pl.col("year"),
-                pl.col("event_key"),
+                _de("event_key"),
                 pl.col("_code"),
                 pl.col("_status"),
                 pl.col("_first_where"),
@@ -372,10 +391,10 @@ def _held_and_cancelled(rows: pl.DataFrame) -> pl.DataFrame:
         pl.col("_status") != pl.col("_first_status"),
         "status",
         pl.format(
-            "l'édition {} de {} du circuit {} est déjà {} ({}, ligne {}) : elle ne peut pas être "
+            "l'édition {} {} du circuit {} est déjà {} ({}, ligne {}) : elle ne peut pas être "
             "à la fois jouée et annulée",
             pl.col("year"),
-            pl.col("event_key"),
+            _de("event_key"),
             pl.col("_code"),
             pl.when(pl.col("_first_status") == HELD)
             .then(pl.lit("jouée (held)"))
@@ -442,13 +461,13 @@ def _results_circuit_errors(
             "circuit",
             pl.format(
                 "le calendrier du circuit {} ({}, ligne {}) donne ce tournoi ({}) comme son "
-                "édition {} de {} : la colonne « circuit » de ses résultats doit nommer {}",
+                "édition {} {} : la colonne « circuit » de ses résultats doit nommer {}",
                 pl.col("_code"),
                 pl.col("_c_where"),
                 pl.col("_c_row"),
                 pl.col("tournament_id"),
                 pl.col("year"),
-                pl.col("event_key"),
+                _de("event_key"),
                 pl.col("_code"),
             ),
             check=5,
@@ -476,40 +495,40 @@ def ranking_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) ->
     player once per ranking (circuit and date), across files."""
     ref = _reference()
     rows = typed.with_columns(_code=circuit_codes_expr("circuit", ref.names))
-    return pl.concat(
-        [
-            _unknown_circuit_errors(rows, ref),
-            _error_rows(
-                rows,
-                pl.col("place") < 1,
-                "place",
-                pl.format("la place {} n'est pas une place (1 ou plus)", pl.col("place")),
-                check=3,
+    errors = [
+        _unknown_circuit_errors(rows, ref),
+        _error_rows(
+            rows,
+            pl.col("place") < 1,
+            "place",
+            pl.format("la place {} n'est pas une place (1 ou plus)", pl.col("place")),
+            check=3,
+        ),
+        _error_rows(
+            rows,
+            pl.col("points") < 0,
+            "points",
+            pl.format("{} points : un total de points n'est jamais négatif", pl.col("points")),
+            check=3,
+        ),
+    ]
+    errors.append(
+        _later_duplicates(
+            _without_files(rows, errors),
+            ["_code", "as_of", "player_id"],
+            "player_id",
+            pl.format(
+                "le joueur {} figure déjà au classement {} du {} ({}, ligne {}) : un joueur "
+                "figure une fois par classement",
+                pl.col("player_id"),
+                pl.col("_code"),
+                pl.col("as_of"),
+                pl.col("_first_where"),
+                pl.col("_first_row"),
             ),
-            _error_rows(
-                rows,
-                pl.col("points") < 0,
-                "points",
-                pl.format("{} points : un total de points n'est jamais négatif", pl.col("points")),
-                check=3,
-            ),
-            _later_duplicates(
-                rows,
-                ["_code", "as_of", "player_id"],
-                "player_id",
-                pl.format(
-                    "le joueur {} figure déjà au classement {} du {} ({}, ligne {}) : un joueur "
-                    "figure une fois par classement",
-                    pl.col("player_id"),
-                    pl.col("_code"),
-                    pl.col("as_of"),
-                    pl.col("_first_where"),
-                    pl.col("_first_row"),
-                ),
-            ),
-        ],
-        how="vertical_relaxed",
+        )
     )
+    return pl.concat(errors, how="vertical_relaxed")
 
 
 # ---------------------------------------------------------------------------- matches
@@ -583,7 +602,7 @@ def matches_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) ->
                 check=4,
             )
         )
-    finals_rows = rows.filter(pl.col("rules").is_not_null())
+    finals_rows = _without_files(rows, errors).filter(pl.col("rules").is_not_null())
     errors += [
         _final_errors(finals_rows, results, ref),
         _field_errors(finals_rows, results, tournaments, accepted["circuit_ranking"], ref),
