@@ -120,56 +120,63 @@ def render_year(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragme
 # ---------------------------------------------------------------------------- rankings
 
 
-def _window(data: ReportData, circuit: str, after: str) -> list[tuple[str, str]]:
-    """The tournaments a ranking counts, in event order: (tournament id, label)."""
+def _window(data: ReportData, circuit: str, after: str) -> list[tuple[str, str, int]]:
+    """The tournaments a ranking counts, in event order: (tournament id, event, year)."""
     rows = _of(data, "circuit_ranking_windows", circuit).filter(
         pl.col("after_tournament_id") == after
     )
-    return [
-        (tid, f"{event} {edition}")
-        for tid, event, edition in rows.select(
-            "tournament_id", "event_key", "edition_year"
-        ).iter_rows()
-    ]
+    return list(rows.select("tournament_id", "event_key", "edition_year").iter_rows())
+
+
+def _cell(content: object, numeric: bool) -> str:
+    text = content if isinstance(content, Html) else esc("—" if content is None else content)
+    return f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>"
 
 
 def _ranking_table(
     rows: pl.DataFrame,
     key: str,
-    columns: list[tuple[str, str]],
+    columns: list[tuple[str, str, int]],
     totals: dict[tuple[str, str], float],
     label: Any,
     caption: str,
 ) -> Html:
+    """A published ranking: place, movement, who, the points of each tournament of the window
+    (the counted ones in bold), tournaments played, total and best-5 total. Compact: the
+    tournaments' headers on two lines, names kept on one. A tournament of the window
+    without results (held before the data starts) scores nothing and is not shown."""
+    scored = {t for t, _ in totals}
+    columns = [c for c in columns if c[0] in scored]
+    heads = [
+        '<th class="num">Place</th>',
+        '<th class="num">Évol.</th>',
+        f"<th>{'Joueur' if key == 'player_id' else 'Club'}</th>",
+        *(f'<th class="num">{esc(event)}<br>{esc(edition)}</th>' for _, event, edition in columns),
+        '<th class="num">Joués</th>',
+        '<th class="num">Total</th>',
+        '<th class="num">5 meilleurs</th>',
+    ]
     body = []
     for r in rows.sort("place", key).iter_rows(named=True):
         counted = set((r["counted_tournaments"] or "").split(LIST_SEPARATOR))
-        cells: list[object] = []
-        for tid, _ in columns:
+        cells = [
+            _cell(r["place"], True),
+            _cell(movement(r["movement"]), True),
+            f'<td style="white-space:nowrap">{label(r[key])}</td>',
+        ]
+        for tid, _, _ in columns:
             value = totals.get((tid, r[key]))
-            if value is None:
-                cells.append(None)
-            else:
-                cells.append(_strong(points(value)) if tid in counted else points(value))
-        body.append(
-            (
-                r["place"],
-                movement(r["movement"]),
-                label(r[key]),
-                *cells,
-                r["played"],
-                points(r["total"]),
-                _strong(points(r["best5_total"])),
-            )
-        )
-    n = len(columns)
-    return table(
-        ["Place", "Évol.", "Joueur" if key == "player_id" else "Club"]
-        + [title for _, title in columns]
-        + ["Joués", "Total", "5 meilleurs"],
-        body,
-        numeric=(0, 1, *range(3, 3 + n + 3)),
-        caption=caption,
+            shown = None if value is None else points(value)
+            cells.append(_cell(_strong(shown) if tid in counted and shown else shown, True))
+        cells += [
+            _cell(r["played"], True),
+            _cell(points(r["total"]), True),
+            _cell(_strong(points(r["best5_total"])), True),
+        ]
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return Html(
+        f'<table class="ranking" style="font-size:.78rem"><caption>{esc(caption)}</caption>'
+        f"<thead><tr>{''.join(heads)}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
 
 
@@ -188,7 +195,9 @@ def render_rankings(data: ReportData, year: str, *, circuit: str) -> Sequence[Fr
     out: list[Fragment] = [
         Html(
             "<p>En gras, les résultats retenus (les 5 meilleurs) ; « Évol. » : places "
-            "gagnées ou perdues depuis le classement précédent.</p>"
+            "gagnées ou perdues depuis le classement précédent. Les tournois de la période "
+            "joués avant le début des données (sans résultats) ne comptent pour personne et "
+            "ne sont pas montrés.</p>"
         )
     ]
     for r in rankings.iter_rows(named=True):
@@ -337,7 +346,7 @@ def render_clubs(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragm
             "club",
             _window(data, circuit, last["after_tournament_id"]),
             totals,
-            lambda club: club,
+            esc,
             f"Classement des clubs après {name} ({fmt_date(end)})",
         ),
         table(
