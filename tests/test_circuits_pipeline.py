@@ -657,3 +657,38 @@ def test_a_generated_sample_fills_every_circuit_table(tmp_path: Path) -> None:
     player = wh.table("circuit_points")["player_id"][0]
     page = (reports / "joueurs" / player_filename(player)).read_text(encoding="utf-8")
     assert "Circuits régionaux" in page
+
+
+@pytest.mark.slow
+def test_the_circuit_pages_print_to_pdf(example_site: Path, tmp_path: Path) -> None:
+    """The PDF asset prints every circuit page of the year (Chromium; charts drawn)."""
+    import subprocess
+
+    from pipelines.defs.circuits.reports import circuit_reports_pdf
+
+    reports = tmp_path / "reports"
+    shutil.copytree(example_site / "reports", reports)
+    resource = WarehouseResource(
+        raw_dir=str(EXAMPLES),
+        warehouse_path=str(example_site / "w.duckdb"),
+        reports_dir=str(reports),
+    )
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("year", [YEAR])
+    result = dg.materialize(
+        [circuit_reports_pdf],
+        resources={"warehouse": resource},
+        instance=instance,
+        partition_key=YEAR,
+    )
+    assert result.success
+    for slug, title in (
+        ("paca", "Classement après chaque tournoi"),
+        ("masters-grand-sud", "Tableau croisé"),
+        ("grand-est", "Phase qualificative"),
+    ):
+        pdf = reports / "circuits" / YEAR / f"{slug}.pdf"
+        text = subprocess.run(
+            ["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True
+        ).stdout
+        assert title in text, slug

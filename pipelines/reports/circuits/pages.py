@@ -141,8 +141,13 @@ def render_year_index(data: ReportData, year: str, pages: Sequence[CircuitPage])
         )
     else:
         listing = Html('<p class="note">Aucun circuit régional n\'a de résultats cette année.</p>')
+    years = sorted(data.table("year_fingerprints")["year"].to_list())
+    others = " · ".join(link(f"../{y}/index.html", y) for y in years if y != year)
+    nav = link("../../index.html", "← Accueil") + (
+        Html(f" · Autres années : {others}") if others else ""
+    )
     body = Html(
-        f'<nav class="breadcrumb no-print">{link("../../index.html", "← Accueil")}</nav>'
+        f'<nav class="breadcrumb no-print">{nav}</nav>'
         f'<header class="page"><h1>Circuits régionaux — {esc(year)}</h1>'
         "<p>Classement régional PACA, Masters Grand Sud et championnat du Grand Est "
         "(Des chiffres et des lettres), par année civile.</p></header>"
