@@ -92,7 +92,7 @@ CIRCUIT_RANKING = Kind(
         "place": _INT,
         "points": _FLOAT,
     },
-    signature=frozenset({"circuit", "as_of", "place", "points"}),
+    signature=frozenset({"circuit", "place", "points"}),
     aliases={
         "date_classement": "as_of",
         "au": "as_of",
