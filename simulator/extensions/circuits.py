@@ -101,8 +101,10 @@ FINAL_PLAYERS = 16
 FINAL_MOVES = 10  # duplicate-match moves of a Grand Est final's match
 MASTERS_MOVES = 12  # « Chaque match se déroule en 12 coups »
 WITHDRAWAL_AFTER = 12
-# The simulated world's qualifying points: a place's points, then a podium bonus.
-QUALIFYING_BASE, QUALIFYING_BONUS = 33, (10, 6, 3)
+FINAL_DATES = 4  # Sundays the final may be held on, from its usual one
+# The simulated world's qualifying points by place (the organisers' barème: 40, 35, 32, 30,
+# then one point less per place down to 2 for the 32nd; nothing beyond).
+QUALIFYING_TOP, QUALIFYING_BASE, QUALIFYING_LAST = (40, 35, 32, 30), 34, 32
 # Field weights: by relation to the circuit's region, and for non-DCDL players.
 REGION_WEIGHT = {"home": 1.0, "france": 0.25, "abroad": 0.03}
 NON_DCDL_WEIGHT = 0.03
@@ -464,7 +466,7 @@ def _grand_est(ctx: SeasonContext) -> None:
         state.qualifiers.append((np.array([index[p] for p in ids]), np.array(ranks)))
     city, (month, mday) = GRAND_EST_FINAL
     final_day = _sunday(dt.date(year, month, mday))
-    if start <= final_day <= end:
+    if start <= final_day and final_day + dt.timedelta(weeks=FINAL_DATES - 1) <= end:
         _grand_est_final(ctx, rng, state, final_day, city, season_start)
 
 
@@ -476,19 +478,27 @@ def _grand_est_final(
     city: str,
     season_start: tuple[int, int],
 ) -> None:
-    """The final: the 16 best of the qualifiers still active (one absent, replaced by the
-    17th), a round robin of duplicate-match games, one withdrawal after round 12."""
+    """The final: the 16 best of the qualifiers still active and free that day (one
+    absent, replaced by the 17th), a round robin of duplicate-match games, one withdrawal
+    after round 12."""
     pop, world = ctx.sim.pop, ctx.sim.world
     points: dict[int, int] = {}
     for players, ranks in state.qualifiers:
         for i, r in zip(players.tolist(), ranks.tolist(), strict=True):
-            bonus = QUALIFYING_BONUS[r - 1] if r <= len(QUALIFYING_BONUS) else 0
-            points[i] = points.get(i, 0) + max(0, QUALIFYING_BASE - r) + bonus
-    busy = set(_busy(ctx, day).tolist())
-    ranked = sorted(
-        (i for i in points if pop.active[i] and i not in busy),
-        key=lambda i: (-points[i], int(pop.licence[i])),
+            if r <= len(QUALIFYING_TOP):
+                won = QUALIFYING_TOP[r - 1]
+            else:
+                won = QUALIFYING_BASE - r if r <= QUALIFYING_LAST else 0
+            points[i] = points.get(i, 0) + won
+    qualified = sorted(
+        (i for i in points if pop.active[i]), key=lambda i: (-points[i], int(pop.licence[i]))
     )
+    # the final is held on the Sunday (of the usual one and the next three) when the fewest
+    # of the first qualified play another tournament; those who do cannot come
+    options = [day + dt.timedelta(weeks=k) for k in range(FINAL_DATES)]
+    busy_on = {d: set(_busy(ctx, d).tolist()) for d in options}
+    day = min(options, key=lambda d: len(busy_on[d] & set(qualified[: FINAL_PLAYERS + 1])))
+    ranked = [i for i in qualified if i not in busy_on[day]]
     if len(ranked) < FINAL_PLAYERS + 1:
         return
     absent = ranked[4]  # the 5th qualified does not come: the 17th plays
