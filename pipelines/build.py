@@ -163,7 +163,9 @@ class Stage:
 SEASONS = Stage(
     "season", "Saison", "build_season", "season_fingerprints", "season_builds", (PDF_ASSET,)
 )
-YEARS = Stage("year", "Année", "build_year", "year_fingerprints", "year_builds", ())
+YEARS = Stage(
+    "year", "Année", "build_year", "year_fingerprints", "year_builds", ("circuit_reports_pdf",)
+)
 STAGES = (SEASONS, YEARS)
 
 

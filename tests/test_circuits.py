@@ -11,16 +11,21 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.reference.circuits import load_circuit_params
+from pipelines.reference.circuits import load_circuit_names, load_circuit_params
 from pipelines.reference.files import ReferenceDataError
 from transforms.circuits import (
     CircuitError,
     CircuitParams,
+    calendar_editions,
+    circuit_codes_expr,
     circuit_tables,
     in_circuit,
+    ranking_inconsistencies,
     ranking_windows,
     seeds_from_ranking,
     tournament_points,
+    unknown_circuits_expr,
+    with_circuit_codes,
 )
 from transforms.tables import table
 
@@ -751,3 +756,110 @@ def test_no_circuit_tournament_gives_empty_declared_tables() -> None:
     out = circuit_tables(results, None, _season([]), None, FLAT)
     assert out.rankings.height == 0
     assert out.points.schema == table("circuit_points").schema
+
+
+# --------------------------------------------------------------------------- merged editions
+
+
+def test_an_edition_announced_then_held_is_one_edition() -> None:
+    """Orange 2011 announced on 1 March 2011 in one export, held in a later one (without
+    `announced_on`): held, announced on 1 March — so Orange 2010 is kept past its
+    anniversary (11 April) until Orange 2011 replaces it."""
+    rows = [
+        ("Orange", 2010, "2010-04-11", None, "held", "O10"),
+        ("B", 2011, "2011-05-01", None, "held", "B11"),
+        ("Orange", 2011, "2011-12-11", "2011-03-01", "announced", None),
+        ("Orange", 2011, "2011-12-11", None, "held", "O11"),
+    ]
+    calendar = _small_calendar(rows)
+    editions = calendar_editions(calendar, "PACA")
+    assert editions.select("event_key", "year", "status", "announced_on").rows() == [
+        ("Orange", 2010, "held", None),
+        ("B", 2011, "held", None),
+        ("Orange", 2011, "held", dt.date(2011, 3, 1)),
+    ]
+    assert _windows(calendar)["B11"] == ["O10", "B11"]
+    late = _small_calendar(
+        [*rows[:2], ("Orange", 2011, "2011-12-11", "2011-06-01", "announced", None), rows[3]]
+    )
+    assert _windows(late)["B11"] == ["B11"]  # not announced by 11 April: dropped
+
+
+def test_an_edition_announced_then_cancelled_is_never_announced() -> None:
+    rows = [
+        ("A", 2010, "2010-03-01", None, "held", "A10"),
+        ("B", 2011, "2011-04-01", None, "held", "B11"),
+        ("A", 2011, "2011-03-06", "2010-12-01", "announced", None),
+        ("A", 2011, "2011-03-06", None, "cancelled", None),
+    ]
+    assert calendar_editions(_small_calendar(rows), "PACA")["status"].to_list() == [
+        "held",
+        "cancelled",
+        "held",
+    ]
+    assert _windows(_small_calendar(rows))["B11"] == ["B11"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("A", 2011, "2011-03-06", None, "held", "A11b"), "figure deux fois avec le statut held"),
+        (("A", 2011, "2011-03-06", None, "cancelled", None), r"jouée \(held\) et annulée"),
+    ],
+)
+def test_two_rows_of_one_status_or_held_and_cancelled_are_errors(
+    extra: tuple[str, int, str, str | None, str, str | None], message: str
+) -> None:
+    rows = [("A", 2011, "2011-03-06", None, "held", "A11"), extra]
+    with pytest.raises(CircuitError, match=message):
+        calendar_editions(_small_calendar(rows), "PACA")
+
+
+# --------------------------------------------------------------------------- names, checks
+
+
+def test_circuit_names_go_through_the_alias_table() -> None:
+    names = load_circuit_names(REFERENCE)
+    frame = pl.DataFrame(
+        {"circuit": ["Région PACA ; grand-est", "paca", None, " ", "Provence;PACA", "MGS"]}
+    )
+    out = frame.select(
+        code=circuit_codes_expr("circuit", names), unknown=unknown_circuits_expr("circuit", names)
+    )
+    assert out.rows() == [
+        ("PACA;GRAND_EST", None),
+        ("PACA", None),
+        (None, None),
+        (None, None),
+        ("Provence;PACA", "Provence"),
+        ("MASTERS_GRAND_SUD", None),
+    ]
+    coded = with_circuit_codes(frame, names).filter(in_circuit(pl.col("circuit"), "PACA"))
+    assert coded.height == 3
+
+
+def test_ranking_inconsistencies_find_a_best5_that_does_not_add_up() -> None:
+    points = table("circuit_points").complete(
+        pl.DataFrame(
+            {
+                "circuit": ["PACA"] * 3,
+                "tournament_id": ["T1", "T2", "T1"],
+                "player_id": ["a", "a", "b"],
+                "total": [100.0, 27.5, 40.0],
+            }
+        )
+    )
+    rankings = table("circuit_rankings").complete(
+        pl.DataFrame(
+            {
+                "circuit": ["PACA"] * 2,
+                "after_tournament_id": ["T2", "T2"],
+                "player_id": ["a", "b"],
+                "best5_total": [127.5, 41.0],
+                "played": [2, 1],
+                "counted_tournaments": ["T1;T2", "T1"],
+            }
+        )
+    )
+    wrong = ranking_inconsistencies(points, rankings)
+    assert wrong.select("player_id", "best5_total", "recomputed").rows() == [("b", 41.0, 40.0)]

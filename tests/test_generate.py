@@ -207,6 +207,8 @@ def test_headers_are_known_columns(sample: Sample) -> None:
     for path in sorted(sample.root.rglob("*.csv")):
         if path.name.startswith("classement_"):
             continue  # the FFSc ranking: test_ffsc_ranking
+        if path in sample.extension_files:
+            continue  # a family's own kind
         _, _, header, rows = read_csv(path)
         kinds = [
             k
@@ -358,6 +360,11 @@ def test_duplicate_scores_and_ranks(sample: Sample) -> None:
 def test_matches_games_and_results_agree(sample: Sample) -> None:
     for discipline in ("classique", "dcdl"):
         for tid, rows in sample.of(discipline).items():
+            if tid not in sample.games:
+                # a round-robin final of a circuit: its matches export instead of games
+                # (tests/test_circuits_pipeline.py)
+                assert any(p.name == f"{tid}_matches.csv" for p in sample.extension_files)
+                continue
             games = sample.games[tid]
             players = {r["player_id"] for r in rows}
             wins: dict[str, float] = defaultdict(float)

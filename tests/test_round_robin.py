@@ -15,6 +15,7 @@ import pytest
 
 from pipelines.reference.files import ReferenceDataError
 from pipelines.reference.round_robin import (
+    load_final_categories,
     load_grand_est_params,
     load_masters_params,
     load_pairings,
@@ -32,6 +33,7 @@ from transforms.round_robin import (
     RoundRobinError,
     WithdrawalRule,
     _Cascade,
+    championship_year,
     default_pairings,
     grand_est_field,
     grand_est_final_standings,
@@ -41,6 +43,7 @@ from transforms.round_robin import (
     matches_errors,
     pairing_errors,
     pairing_problems,
+    round_robin_tables,
 )
 from transforms.tables import table
 
@@ -50,6 +53,7 @@ POINTS = MatchPoints(win=2, draw=1, loss=0)
 
 def _masters(players: int, rule: WithdrawalRule | None = None) -> MastersParams:
     return MastersParams(
+        circuit="MASTERS_GRAND_SUD",
         players=players,
         points=POINTS,
         pairings=default_pairings(players),
@@ -59,6 +63,7 @@ def _masters(players: int, rule: WithdrawalRule | None = None) -> MastersParams:
 
 def _grand_est(players: int, rule: WithdrawalRule | None = None) -> GrandEstParams:
     return GrandEstParams(
+        circuit="GRAND_EST",
         players=players,
         points=POINTS,
         withdrawal=rule or WithdrawalRule(rounds_left=3, decided_places=3),
@@ -183,6 +188,8 @@ def test_loader_rejects_points_that_rise_with_the_place(tmp_path: Path) -> None:
 def test_reference_parameters() -> None:
     masters, grand_est = load_masters_params(REFERENCE), load_grand_est_params(REFERENCE)
     assert (masters.players, masters.points) == (16, MatchPoints(2, 1, 0))
+    assert (masters.circuit, grand_est.circuit) == ("MASTERS_GRAND_SUD", "GRAND_EST")
+    assert load_final_categories(REFERENCE) == ("masters", "finale")
     assert (grand_est.players, grand_est.points, grand_est.counted_places) == (16, POINTS, 32)
     assert len(grand_est.qualifying_points) == 32
     assert grand_est.withdrawal == WithdrawalRule(rounds_left=3, decided_places=3)
@@ -191,7 +198,9 @@ def test_reference_parameters() -> None:
 def test_loader_names_the_file_of_a_missing_key(tmp_path: Path) -> None:
     shutil.copytree(REFERENCE / "round_robin", tmp_path / "round_robin")
     (tmp_path / "round_robin.yaml").write_text(
-        "masters_grand_sud: {players: 16, points: {win: 2, draw: 1, loss: 0}}\n", encoding="utf-8"
+        "masters_grand_sud: {circuit: MASTERS_GRAND_SUD, players: 16, "
+        "points: {win: 2, draw: 1, loss: 0}}\n",
+        encoding="utf-8",
     )
     with pytest.raises(ReferenceDataError, match=r"round_robin\.yaml: missing key 'pairings_file'"):
         load_masters_params(tmp_path)
@@ -789,6 +798,7 @@ def test_grand_est_qualifying_tie_broken_by_second_places_then_duplicate_places(
 
 def test_grand_est_qualifying_sums_decimal_points_exactly() -> None:
     params = GrandEstParams(
+        circuit="GRAND_EST",
         players=16,
         points=POINTS,
         withdrawal=WithdrawalRule(3, 3),
@@ -928,3 +938,153 @@ def test_standings_are_deterministic() -> None:
     first = masters_standings(matches, field, params)
     again = masters_standings(matches.sample(fraction=1.0, shuffle=True, seed=7), field, params)
     assert first.equals(again)
+
+
+# --- a calendar year of finals ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("final", "ends", "year"),
+    [
+        (dt.date(2011, 11, 20), [dt.date(2011, 3, 6), dt.date(2011, 9, 11)], 2011),
+        # « La finale 2011 aura lieu … à une date à déterminer »: held in January 2012
+        (dt.date(2012, 1, 15), [dt.date(2011, 3, 6), dt.date(2012, 3, 4)], 2011),
+        (dt.date(2012, 6, 3), [dt.date(2011, 3, 6), dt.date(2012, 3, 4)], 2012),
+        (dt.date(2012, 6, 3), [], 2012),
+    ],
+)
+def test_the_championship_a_grand_est_final_closes(
+    final: dt.date, ends: list[dt.date], year: int
+) -> None:
+    assert championship_year(final, ends) == year
+
+
+def _tournament(tid: str, day: dt.date, circuit: str, category: str | None) -> dict:
+    return {
+        "tournament_id": tid,
+        "end_date": day,
+        "start_date": day,
+        "circuit": circuit,
+        "category": category,
+    }
+
+
+def test_a_year_of_finals() -> None:
+    """A Masters of 4 (the 3rd of the annual ranking absent: the 5th is number 4), a Grand
+    Est final of 4 after two qualifiers, a Masters without matches yet (not ranked), all in
+    2024; the qualifying ranking of 2024."""
+    masters, grand_est = _masters(4), _grand_est(4)
+    tournaments = pl.DataFrame(
+        [
+            _tournament("M", dt.date(2024, 2, 25), "MASTERS_GRAND_SUD", "Masters"),
+            _tournament("M2", dt.date(2024, 12, 1), "MASTERS_GRAND_SUD", "masters"),
+            _tournament("Q1", dt.date(2024, 3, 10), "GRAND_EST", "open"),
+            _tournament("Q2", dt.date(2024, 4, 14), "PACA;GRAND_EST", None),
+            _tournament("F", dt.date(2024, 11, 17), "GRAND_EST", "finale"),
+        ]
+    )
+    results = pl.DataFrame(
+        [
+            *(("M", p, k, None) for k, p in enumerate(["a1", "a2", "a4", "a5"], 1)),
+            *(("Q1", p, k, k) for k, p in enumerate(["g1", "g2", "g3", "g5", "g4"], 1)),
+            *(("Q2", p, k, k) for k, p in enumerate(["g2", "g1", "g4", "g3"], 1)),
+            *(("F", p, k, None) for k, p in enumerate(["g1", "g2", "g3", "g4"], 1)),
+        ],
+        schema={
+            "tournament_id": pl.String,
+            "player_id": pl.String,
+            "rank": pl.Int64,
+            "duplicate_rank": pl.Int64,
+        },
+        orient="row",
+    )
+    annual = pl.DataFrame(
+        {
+            "circuit": ["MASTERS_GRAND_SUD"] * 5 + ["PACA"],
+            "as_of": [dt.date(2024, 1, 31)] * 5 + [dt.date(2024, 2, 1)],
+            "player_id": ["a1", "a2", "a3", "a4", "a5", "a3"],
+            "place": [1, 2, 3, 4, 5, 1],
+        }
+    )
+    seeds = ["a1", "a2", "a4", "a5"]
+    m = _round_robin(
+        seeds, {(a, b): (7, 5) for i, a in enumerate(seeds) for b in seeds[i + 1 :]}, tid="M"
+    )
+    finalists = ["g1", "g2", "g3", "g4"]
+    f = _round_robin(
+        finalists,
+        {(a, b): (6, 4) for i, a in enumerate(finalists) for b in finalists[i + 1 :]},
+        tops={(a, b): (3, 2) for i, a in enumerate(finalists) for b in finalists[i + 1 :]},
+        tid="F",
+    )
+    out = round_robin_tables(
+        tournaments,
+        results,
+        pl.concat([m, f], how="diagonal"),
+        annual,
+        masters,
+        grand_est,
+        ("masters", "finale"),
+        2024,
+    )
+    standings = out.standings
+    assert standings["tournament_id"].unique(maintain_order=True).to_list() == ["M", "F"]
+    assert standings["year"].unique().to_list() == [2024]
+    rows = standings.select("circuit", "player_id", "seed", "ranking_place", "place").rows()
+    assert rows[:4] == [
+        ("MASTERS_GRAND_SUD", "a1", 1, 1, 1),
+        ("MASTERS_GRAND_SUD", "a2", 2, 2, 2),
+        ("MASTERS_GRAND_SUD", "a4", 3, 4, 3),
+        ("MASTERS_GRAND_SUD", "a5", 4, 5, 4),
+    ]
+    # qualifying 2024 (4 places, test table 12/9/7/5/4): g1 12 + 9 = 21, g2 9 + 12 = 21 (one
+    # 1st place each, 2nd places each: duplicate places decide: g1 1st and 2nd, g2 2nd and
+    # 1st — level: shared 1st), g3 7 + 5 = 12, g4 4 + 7 = 11, g5 5
+    assert out.qualifying.select("player_id", "place", "points").rows() == [
+        ("g1", 1, 21.0),
+        ("g2", 1, 21.0),
+        ("g3", 3, 12.0),
+        ("g4", 4, 11.0),
+        ("g5", 5, 5.0),
+    ]
+    finals = standings.filter(pl.col("tournament_id") == "F")
+    assert finals.select("player_id", "ranking_place", "place").rows() == [
+        ("g1", 1, 1),
+        ("g2", 1, 2),
+        ("g3", 3, 3),
+        ("g4", 4, 4),
+    ]
+    assert out.pairing_issues.height == 0
+    # a Masters off the table: a1 and a2 swapped in the annual ranking
+    swapped = annual.with_columns(
+        place=pl.when(pl.col("player_id") == "a1")
+        .then(2)
+        .when(pl.col("player_id") == "a2")
+        .then(1)
+        .otherwise(pl.col("place"))
+    )
+    off = round_robin_tables(
+        tournaments,
+        results,
+        pl.concat([m, f], how="diagonal"),
+        swapped,
+        masters,
+        grand_est,
+        ("masters", "finale"),
+        2024,
+    )
+    assert off.pairing_issues.height > 0
+    assert off.pairing_issues["tournament_id"].unique().to_list() == ["M"]
+    assert off.standings.height == standings.height  # still ranked
+    # no annual ranking before the Masters: an error naming it
+    with pytest.raises(RoundRobinError, match="tournoi M : aucun classement annuel"):
+        round_robin_tables(
+            tournaments,
+            results,
+            m,
+            annual.with_columns(as_of=pl.lit(dt.date(2024, 3, 1))),
+            masters,
+            grand_est,
+            ("masters", "finale"),
+            2024,
+        )

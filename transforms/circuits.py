@@ -91,6 +91,7 @@ import numpy as np
 import polars as pl
 
 from transforms.elo import both_sides
+from transforms.federations import AliasTable, canonical_expr, known_expr
 from transforms.ranking import competition_rank_expr
 from transforms.tables import table
 
@@ -221,6 +222,46 @@ def in_circuit(circuit_column: pl.Expr, circuit: str) -> pl.Expr:
     )
 
 
+def _names(circuit_column: pl.Expr | str) -> pl.Expr:
+    column = pl.col(circuit_column) if isinstance(circuit_column, str) else circuit_column
+    return column.cast(pl.String).str.split(LIST_SEPARATOR)
+
+
+def circuit_codes_expr(circuit_column: pl.Expr | str, names: AliasTable) -> pl.Expr:
+    """A `circuit` cell (names joined by `;`) as the `;`-joined codes of its circuits
+    (`data/reference/circuits.csv`): each name through the alias table (`Région PACA` →
+    `PACA`), a name not in it kept as written (trimmed); null when the cell names none."""
+    joined = (
+        _names(circuit_column)
+        .list.eval(canonical_expr(pl.element(), names))
+        .list.drop_nulls()
+        .list.join(LIST_SEPARATOR)
+    )
+    return pl.when(joined != "").then(joined)
+
+
+def unknown_circuits_expr(circuit_column: pl.Expr | str, names: AliasTable) -> pl.Expr:
+    """The names of a `circuit` cell missing from the alias table, `, `-joined (trimmed, in
+    the cell's order); null when every name is known or the cell is empty."""
+    unknown = (
+        _names(circuit_column)
+        .list.eval(
+            pl.element().str.strip_chars().filter(~known_expr(pl.element(), names).fill_null(True))
+        )
+        .list.join(", ")
+    )
+    return pl.when(unknown != "").then(unknown)
+
+
+def with_circuit_codes(
+    frame: pl.DataFrame, names: AliasTable, column: str = "circuit"
+) -> pl.DataFrame:
+    """`frame` with its `circuit` column (written names, `;`-joined) as circuit codes."""
+    if column not in frame.columns:
+        return frame
+    return frame.with_columns(circuit_codes_expr(column, names).alias(column))
+
+
 def _as_date(frame: pl.DataFrame, column: str) -> pl.Expr:
     dtype = frame.schema[column]
     if dtype == pl.String:
@@ -253,7 +294,8 @@ class _Edition:
 
 
 def _calendar_editions(calendar: pl.DataFrame, circuit: str) -> list[_Edition]:
-    """The circuit's calendar rows, validated, with dates and statuses normalised."""
+    """The circuit's editions, one per (event, year), validated, with dates and statuses
+    normalised: the rows of one edition merged (`_merged`)."""
     missing = [c for c in CALENDAR_COLUMNS if c not in calendar.columns]
     if missing:
         raise CircuitError(
@@ -268,7 +310,7 @@ def _calendar_editions(calendar: pl.DataFrame, circuit: str) -> list[_Edition]:
         _blank_to_null("tournament_id").alias("tournament_id"),
     )
     where = f"calendrier du circuit {circuit}"
-    editions: list[_Edition] = []
+    found: dict[tuple[str, int], list[_Edition]] = {}
     for r in rows.iter_rows(named=True):
         label = f"l'édition {r['year']} de {r['event_key']}"
         if r["event_key"] is None or r["year"] is None:
@@ -281,7 +323,7 @@ def _calendar_editions(calendar: pl.DataFrame, circuit: str) -> list[_Edition]:
             raise CircuitError(f"{where} : {label} est jouée (held) mais n'a pas de tournament_id")
         if r["date"] is None and r["status"] != CANCELLED:
             raise CircuitError(f"{where} : {label} n'a pas de date")
-        editions.append(
+        found.setdefault((r["event_key"], r["year"]), []).append(
             _Edition(
                 event_key=r["event_key"],
                 year=r["year"],
@@ -292,21 +334,55 @@ def _calendar_editions(calendar: pl.DataFrame, circuit: str) -> list[_Edition]:
                 tournament_id=r["tournament_id"],
             )
         )
-    seen: set[tuple[str, int]] = set()
+    editions = [_merged(versions, where) for versions in found.values()]
     ids: set[str] = set()
     for e in editions:
-        if e.status == CANCELLED:
-            continue
-        if (e.event_key, e.year) in seen:
-            raise CircuitError(
-                f"{where} : {e.event_key} a plusieurs éditions jouées ou annoncées en {e.year}"
-            )
-        seen.add((e.event_key, e.year))
         if e.tournament_id is not None:
             if e.tournament_id in ids:
                 raise CircuitError(f"{where} : le tournoi {e.tournament_id} y figure deux fois")
             ids.add(e.tournament_id)
     return editions
+
+
+def _merged(versions: list[_Edition], where: str) -> _Edition:
+    """One edition from its calendar rows: an edition announced in one row may be held or
+    cancelled in another. Its status and date are those of its held (else cancelled, else
+    announced) row; its announcement date is the earliest `announced_on` of its rows. Two
+    rows of one status, or a held and a cancelled row, are an error."""
+    first = versions[0]
+    label = f"l'édition {first.year} de {first.event_key}"
+    by_status: dict[str, _Edition] = {}
+    for v in versions:
+        if v.status in by_status:
+            raise CircuitError(f"{where} : {label} figure deux fois avec le statut {v.status}")
+        by_status[v.status] = v
+    if HELD in by_status and CANCELLED in by_status:
+        raise CircuitError(f"{where} : {label} est à la fois jouée (held) et annulée (cancelled)")
+    decisive = by_status.get(HELD) or by_status.get(CANCELLED) or by_status[ANNOUNCED]
+    announced = [v.announced_on for v in versions if v.announced_on is not None]
+    return replace(decisive, announced_on=min(announced) if announced else None)
+
+
+def calendar_editions(calendar: pl.DataFrame, circuit: str) -> pl.DataFrame:
+    """The circuit's editions as the rankings read them, one row per event and year (an
+    edition's rows merged: its held, else cancelled, else announced row, announced on the
+    earliest `announced_on`): `event_key, year, date, announced_on, status,
+    tournament_id`, by date, event and year."""
+    schema = {
+        "event_key": pl.String,
+        "year": pl.Int64,
+        "date": pl.Date,
+        "announced_on": pl.Date,
+        "status": pl.String,
+        "tournament_id": pl.String,
+    }
+    editions = _calendar_editions(calendar, circuit)
+    rows = [
+        (e.event_key, e.year, e.date, e.announced_on, e.status, e.tournament_id) for e in editions
+    ]
+    return pl.DataFrame(rows, schema=schema, orient="row").sort(
+        "date", "event_key", "year", nulls_last=True
+    )
 
 
 def _anniversary(date: dt.date, year: int) -> dt.date:
@@ -762,7 +838,9 @@ def circuit_tables(
     unflagged = sorted(
         e.tournament_id
         for e in editions
-        if e.status == HELD and e.tournament_id in with_results - flagged_ids
+        if e.status == HELD
+        and e.tournament_id is not None
+        and e.tournament_id in with_results - flagged_ids
     )
     if unflagged:
         raise CircuitError(
@@ -863,4 +941,49 @@ def circuit_tables(
         club_rankings=club_rankings,
         windows=windows,
         masters=masters_invitees(rankings, windows, params),
+    )
+
+
+def ranking_inconsistencies(points: pl.DataFrame, rankings: pl.DataFrame) -> pl.DataFrame:
+    """Rows of `circuit_rankings` whose best-5 total is not the sum of the totals
+    (`circuit_points`) of the tournaments they say they count, or that count more
+    tournaments than they played: `circuit, after_tournament_id, player_id, best5_total,
+    recomputed, played, counted` (empty when every ranking adds up)."""
+    counted = (
+        rankings.select(
+            "circuit",
+            "after_tournament_id",
+            "player_id",
+            "best5_total",
+            "played",
+            pl.col("counted_tournaments").str.split(LIST_SEPARATOR).alias("tournament_id"),
+        )
+        .explode("tournament_id")
+        .filter(pl.col("tournament_id").is_not_null() & (pl.col("tournament_id") != ""))
+        .join(
+            points.select("circuit", "tournament_id", "player_id", "total"),
+            on=["circuit", "tournament_id", "player_id"],
+            how="left",
+        )
+        .group_by("circuit", "after_tournament_id", "player_id", maintain_order=True)
+        .agg(
+            pl.col("best5_total").first(),
+            pl.col("total").sum().alias("recomputed"),
+            pl.col("played").first(),
+            pl.len().cast(pl.Int64).alias("counted"),
+        )
+    )
+    every = rankings.select("circuit", "after_tournament_id", "player_id", "best5_total", "played")
+    return (
+        every.join(
+            counted.drop("best5_total", "played"),
+            on=["circuit", "after_tournament_id", "player_id"],
+            how="left",
+        )
+        .with_columns(pl.col("recomputed").fill_null(0.0), pl.col("counted").fill_null(0))
+        .filter(
+            ((pl.col("recomputed") - pl.col("best5_total")).abs() > 1e-9)
+            | (pl.col("counted") > pl.col("played"))
+        )
+        .sort("circuit", "after_tournament_id", "player_id")
     )

@@ -73,6 +73,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ from fractions import Fraction
 
 import polars as pl
 
+from transforms.calendar import ordered_events
 from transforms.ranking import competition_ranks
 from transforms.tables import table
 
@@ -97,7 +99,7 @@ MATCH_COLUMNS = (
 )
 OPTIONAL_MATCH_COLUMNS = ("player_top_moves", "player_points_scored")
 WITHDRAWAL_COLUMN = "withdrawn_after_round"
-ERROR_SCHEMA = {"row": pl.Int64, "column": pl.String, "message": pl.String}
+ERROR_SCHEMA = pl.Schema({"row": pl.Int64(), "column": pl.String(), "message": pl.String()})
 
 # Codes of `tiebreak_used` and their French labels (for the report).
 PLAY_OFF = "play_off"
@@ -158,6 +160,7 @@ class Pairing:
 
 @dataclass(frozen=True)
 class MastersParams:
+    circuit: str  # the circuit code these rules rank (data/reference/circuits.csv)
     players: int
     points: MatchPoints
     pairings: tuple[Pairing, ...]
@@ -166,6 +169,7 @@ class MastersParams:
 
 @dataclass(frozen=True)
 class GrandEstParams:
+    circuit: str  # the circuit code these rules rank (data/reference/circuits.csv)
     players: int
     points: MatchPoints
     withdrawal: WithdrawalRule
@@ -634,6 +638,20 @@ def grand_est_field(
 # --- Grand Est qualifying ranking ------------------------------------------------------
 
 
+def championship_year(final_start: dt.date, qualifier_ends: Iterable[dt.date]) -> int:
+    """The championship a Grand Est final closes, whose qualifying ranking selects its 16:
+    the year of the final when one of that year's qualifiers ended before the final's first
+    day; else the year before when it had qualifiers (a final « à une date à déterminer »
+    held early the next year, [001]); else the final's year."""
+    ends = list(qualifier_ends)
+    year = final_start.year
+    if any(d.year == year and d < final_start for d in ends):
+        return year
+    if any(d.year == year - 1 for d in ends):
+        return year - 1
+    return year
+
+
 def grand_est_qualifying(
     tournaments: pl.DataFrame, results: pl.DataFrame, params: GrandEstParams
 ) -> pl.DataFrame:
@@ -850,7 +868,9 @@ def _totals(games: pl.DataFrame, players: Iterable[str], has_top: bool) -> dict[
     zero = dict.fromkeys(_COUNTERS, 0)
     out: dict[str, dict] = {}
     for p in players:
-        row = {k: int(v) for k, v in found.get(p, zero).items() if k in _COUNTERS}
+        row: dict[str, int | None] = {
+            k: int(v) for k, v in found.get(p, zero).items() if k in _COUNTERS
+        }
         if not has_top:
             row["top_moves"] = None
         out[p] = row
@@ -903,7 +923,7 @@ def _check_final(
         if late.height:
             raise RoundRobinError(
                 f"tournoi {tid} : {p} a abandonné après la ronde {k} mais joue encore à la "
-                f"ronde {late['round'].min()}"
+                f"ronde {min(late['round'].to_list())}"
             )
     played = set(zip(games["player_id"].to_list(), games["opponent_id"].to_list(), strict=True))
     active = sorted(roster - set(withdrawn))
@@ -956,6 +976,8 @@ def _final_standings(
     withdrawals: pl.DataFrame | None,
     *,
     need_top: bool,
+    circuit: str,
+    year: int | None,
 ) -> pl.DataFrame:
     errors = matches_errors(matches, duplicate_match=need_top)
     if errors.height:
@@ -1017,13 +1039,22 @@ def _final_standings(
     for p, o in games.select("player_id", "opponent_id").iter_rows():
         opponents.setdefault(p, []).append(o)
 
+    seeds = (
+        dict(zip(field["player_id"].cast(pl.String), field["seed"].cast(pl.Int64), strict=True))
+        if "seed" in field.columns
+        else {}
+    )
     rows_out: list[dict] = []
 
     def emit(p: str, placed: _Placed | None, totals: Mapping, annulled: Iterable[str]) -> None:
         rows_out.append(
             {
+                "year": year,
+                "circuit": circuit,
                 "tournament_id": tid,
                 "player_id": p,
+                "seed": seeds.get(p),
+                "ranking_place": places[p],
                 "place": None if placed is None else placed.place,
                 **{k: totals[k] for k in _COUNTERS},
                 "tiebreak_used": WITHDRAWN if placed is None else placed.code,
@@ -1063,12 +1094,15 @@ def masters_standings(
     field: pl.DataFrame,
     params: MastersParams,
     withdrawals: pl.DataFrame | None = None,
+    *,
+    year: int | None = None,
 ) -> pl.DataFrame:
     """Standings of a Masters Grand Sud (one tournament's matches export; `field` from
     `masters_field`, or any `player_id, place` with the annual places): win 2 / draw 1 /
     loss 0, then défense, attaque, head-to-head (mini-table for three or more), annual
     place; a tie for first level after head-to-head shares place 1 with `play_off_needed`.
-    `withdrawals`: the final's results with `withdrawn_after_round` (optional)."""
+    `withdrawals`: the final's results with `withdrawn_after_round` (optional); `year`: the
+    calendar year the standings are filed in (the final's end date; null in what-ifs)."""
     return _final_standings(
         matches,
         field,
@@ -1077,6 +1111,8 @@ def masters_standings(
         _MASTERS_CRITERIA,
         withdrawals,
         need_top=False,
+        circuit=params.circuit,
+        year=year,
     )
 
 
@@ -1085,11 +1121,14 @@ def grand_est_final_standings(
     field: pl.DataFrame,
     params: GrandEstParams,
     withdrawals: pl.DataFrame | None = None,
+    *,
+    year: int | None = None,
 ) -> pl.DataFrame:
     """Standings of the Grand Est final (duplicate-match; `field` from `grand_est_field`,
     or any `player_id, place` with the qualifying places): win 2 / draw 1 / loss 0, then
     moves at the top, moves scored, head-to-head, smallest total scored by the opponents,
-    qualifying place; the withdrawal rule of RULES §5 with R and D of `params`."""
+    qualifying place; the withdrawal rule of RULES §5 with R and D of `params`; `year` as
+    for `masters_standings`."""
     return _final_standings(
         matches,
         field,
@@ -1098,4 +1137,163 @@ def grand_est_final_standings(
         _GRAND_EST_CRITERIA,
         withdrawals,
         need_top=True,
+        circuit=params.circuit,
+        year=year,
+    )
+
+
+# --- a calendar year of finals ----------------------------------------------------------
+
+PAIRING_ISSUES_SCHEMA = pl.Schema(
+    {
+        "tournament_id": pl.String(),
+        "round": pl.Int64(),
+        "table": pl.Int64(),
+        "player_id": pl.String(),
+        "opponent_id": pl.String(),
+        "column": pl.String(),
+        "message": pl.String(),
+    }
+)
+
+
+@dataclass(frozen=True)
+class RoundRobinTables:
+    """A calendar year of round-robin finals: the standings of its finals, the Grand Est
+    qualifying ranking of the year, and the Masters matches that do not follow the pairing
+    table (`PAIRING_ISSUES_SCHEMA`; they still count)."""
+
+    standings: pl.DataFrame
+    qualifying: pl.DataFrame
+    pairing_issues: pl.DataFrame
+
+
+def _codes(column: str) -> pl.Expr:
+    return pl.col(column).cast(pl.String).str.split(";").fill_null(pl.lit([], pl.List(pl.String)))
+
+
+def is_final_expr(
+    masters: MastersParams, grand_est: GrandEstParams, categories: Collection[str]
+) -> pl.Expr:
+    """Whether a tournament (`circuit` as `;`-joined circuit codes, `category`) is a
+    round-robin final: it names the Masters Grand Sud or the Grand Est and its category is
+    a final's (`round_robin.yaml` `final_categories`, compared in lower case)."""
+    codes = _codes("circuit")
+    named = codes.list.contains(masters.circuit) | codes.list.contains(grand_est.circuit)
+    category = pl.col("category").cast(pl.String).str.strip_chars().str.to_lowercase()
+    return (named & category.is_in(list(categories))).fill_null(False)
+
+
+def round_robin_tables(
+    tournaments: pl.DataFrame,
+    results: pl.DataFrame,
+    matches: pl.DataFrame,
+    published: pl.DataFrame,
+    masters: MastersParams,
+    grand_est: GrandEstParams,
+    categories: Collection[str],
+    year: int,
+) -> RoundRobinTables:
+    """The round-robin finals of calendar year `year` and its Grand Est qualifying ranking.
+
+    - `tournaments`: `tournament_id, end_date, start_date, category, circuit` (the circuit
+      codes, `;`-joined) of the finals of `year` and of the Grand Est tournaments of
+      `year − 1` and `year` at least;
+    - `results`: their `tournament_id, player_id, rank`, optional `duplicate_rank`,
+      `withdrawn_after_round`;
+    - `matches`: the `matches` export of the finals of `year`;
+    - `published`: the `circuit ranking` export (`circuit` as codes, `as_of, player_id,
+      place`): a Masters' participants come from the latest ranking of its circuit dated on
+      or before its first day (`masters_field`, the ranked players missing from its results
+      being absent);
+    - a Grand Est final's from the qualifying ranking of its championship
+      (`championship_year`; `grand_est_field`, the qualified players missing from its
+      results having declined).
+
+    A final without matches is not ranked (its matches are not exported yet). The final's
+    year is the year of its end date; the qualifiers are the Grand Est tournaments that are
+    not finals, counted in the year of their end date.
+    """
+    final = is_final_expr(masters, grand_est, categories)
+    dated = tournaments.with_columns(
+        pl.col("tournament_id").cast(pl.String), _final=final, _codes=_codes("circuit")
+    )
+    qualifiers = dated.filter(~pl.col("_final") & pl.col("_codes").list.contains(grand_est.circuit))
+    qualifying_all = grand_est_qualifying(qualifiers, results, grand_est)
+    ends = qualifiers["end_date"].drop_nulls().to_list()
+    finals = ordered_events(dated.filter(pl.col("_final") & (pl.col("end_date").dt.year() == year)))
+    standings: list[pl.DataFrame] = []
+    issues: list[pl.DataFrame] = []
+    for row in finals.iter_rows(named=True):
+        tid = row["tournament_id"]
+        played = matches.filter(pl.col("tournament_id").cast(pl.String) == tid)
+        if played.height == 0:
+            continue
+        entrants = results.filter(pl.col("tournament_id").cast(pl.String) == tid)
+        present = set(entrants["player_id"].cast(pl.String).to_list())
+        start = row["start_date"] or row["end_date"]
+        if grand_est.circuit in row["_codes"]:
+            season = championship_year(start, ends)
+            ranking = qualifying_all.filter(pl.col("year") == season)
+            field = grand_est_field(
+                ranking,
+                grand_est,
+                declined=[p for p in ranking["player_id"].to_list() if p not in present],
+            )
+            standings.append(
+                grand_est_final_standings(played, field, grand_est, entrants, year=year)
+            )
+            continue
+        annual = _latest_ranking(published, masters.circuit, start, tid)
+        field = masters_field(
+            annual,
+            masters,
+            absent=[p for p in annual["player_id"].to_list() if p not in present],
+        )
+        standings.append(masters_standings(played, field, masters, entrants, year=year))
+        issues.append(_pairing_issues(played, field, masters.pairings))
+    out_standings = pl.concat(standings) if standings else STANDINGS.empty()
+    return RoundRobinTables(
+        standings=STANDINGS.check(out_standings),
+        qualifying=QUALIFYING.check(qualifying_all.filter(pl.col("year") == year)),
+        pairing_issues=(
+            pl.concat(issues) if issues else pl.DataFrame(schema=PAIRING_ISSUES_SCHEMA)
+        ),
+    )
+
+
+def _latest_ranking(
+    published: pl.DataFrame, circuit: str, day: dt.date, tournament_id: str
+) -> pl.DataFrame:
+    rows = published.filter(
+        (pl.col("circuit").cast(pl.String) == circuit) & (pl.col("as_of") <= day)
+    )
+    if rows.height == 0:
+        raise RoundRobinError(
+            f"tournoi {tournament_id} : aucun classement annuel du circuit {circuit} daté au "
+            f"plus tard du {day}"
+        )
+    latest = rows["as_of"].max()
+    return rows.filter(pl.col("as_of") == latest).select("player_id", "place", "as_of")
+
+
+def _pairing_issues(
+    matches: pl.DataFrame, field: pl.DataFrame, pairings: Sequence[Pairing]
+) -> pl.DataFrame:
+    """The matches of one Masters that do not follow the pairing table, once per match."""
+    errors = pairing_errors(matches, field, pairings)
+    located = matches.with_row_index("row").with_columns(pl.col("row").cast(pl.Int64))
+    return (
+        errors.join(located, on="row", how="inner")
+        .filter(pl.col("player_id").cast(pl.String) < pl.col("opponent_id").cast(pl.String))
+        .select(
+            pl.col("tournament_id").cast(pl.String),
+            pl.col("round").cast(pl.Int64),
+            pl.col("table").cast(pl.Int64),
+            pl.col("player_id").cast(pl.String),
+            pl.col("opponent_id").cast(pl.String),
+            "column",
+            "message",
+        )
+        .sort("round", "table", "player_id")
     )

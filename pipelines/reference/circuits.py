@@ -1,5 +1,6 @@
-"""Loader of the regional circuit parameters (RULES §5, PACA): `circuits.yaml` and the four
-points tables it names in `data/reference/circuits/`."""
+"""Loaders of the regional circuits' reference data (RULES §5): the circuit names
+(`circuits.csv`, an alias table) and the PACA parameters (`circuits.yaml` and the four points
+tables it names in `data/reference/circuits/`)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.reference.federations import load_alias_table
 from pipelines.reference.files import ReferenceDataError, read_yaml, require
 from transforms.circuits import CircuitParams
+from transforms.federations import AliasTable
 
 CIRCUITS_FILE = "circuits.yaml"
+CIRCUIT_NAMES_FILE = "circuits.csv"
 TABLE_KEYS = ("duplicate", "win", "draw", "final")
 
 
@@ -96,3 +100,22 @@ def load_circuit_params(reference_dir: Path) -> CircuitParams:
         draw_points=load_seed_table(files["draw"], seeds),
         final_points=load_place_table(files["final"], places, seeds),
     )
+
+
+def load_circuit_names(reference_dir: Path) -> AliasTable:
+    """The circuits as organisers write them (`data/reference/circuits.csv`): written forms →
+    one code each."""
+    return load_alias_table(Path(reference_dir) / CIRCUIT_NAMES_FILE)
+
+
+def load_circuit_codes(reference_dir: Path, *codes: str) -> AliasTable:
+    """`load_circuit_names`, checked to hold each of `codes` (the circuits the rule files
+    name)."""
+    names = load_circuit_names(reference_dir)
+    for code in codes:
+        if code not in names.codes:
+            raise ReferenceDataError(
+                f"{Path(reference_dir) / CIRCUIT_NAMES_FILE}: no circuit with the code {code!r} "
+                f"(named by the rule parameters)"
+            )
+    return names

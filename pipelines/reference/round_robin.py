@@ -53,7 +53,24 @@ def _withdrawal(section: dict[str, Any], path: Path) -> WithdrawalRule:
     )
 
 
-def _csv(path: Path, columns: dict[str, pl.DataType]) -> pl.DataFrame:
+def _circuit(section: dict[str, Any], path: Path) -> str:
+    value = require(section, "circuit", path)
+    if not isinstance(value, str) or not value.strip():
+        raise ReferenceDataError(f"{path}: circuit must name a code of circuits.csv")
+    return value.strip()
+
+
+def load_final_categories(reference_dir: Path) -> tuple[str, ...]:
+    """The results `category` values that make a tournament of a round-robin circuit its
+    final (`round_robin.yaml` `final_categories`), lower case."""
+    path = Path(reference_dir) / PARAMS_FILE
+    value = require(read_yaml(path), "final_categories", path)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ReferenceDataError(f"{path}: final_categories must be a list of categories")
+    return tuple(v.strip().lower() for v in value)
+
+
+def _csv(path: Path, columns: dict[str, pl.DataType] | pl.Schema) -> pl.DataFrame:
     if not path.exists():
         raise ReferenceDataError(f"{path}: file not found")
     try:
@@ -71,7 +88,9 @@ def _csv(path: Path, columns: dict[str, pl.DataType]) -> pl.DataFrame:
 def load_pairings(path: Path, players: int) -> tuple[Pairing, ...]:
     """The Masters pairing table (`match, table, player_a, player_b`), checked to be a single
     round robin of `players`."""
-    frame = _csv(path, {c: pl.Int64 for c in ("match", "table", "player_a", "player_b")})
+    frame = _csv(
+        path, pl.Schema({c: pl.Int64() for c in ("match", "table", "player_a", "player_b")})
+    )
     pairings = tuple(
         Pairing(*row) for row in frame.select("match", "table", "player_a", "player_b").iter_rows()
     )
@@ -84,7 +103,7 @@ def load_pairings(path: Path, players: int) -> tuple[Pairing, ...]:
 def load_qualifying_points(path: Path) -> tuple[Fraction, ...]:
     """Points of places 1, 2, … (`place, points`): places 1..n each once, points exact,
     never negative and never more for a worse place."""
-    frame = _csv(path, {"place": pl.Int64, "points": pl.String}).sort("place")
+    frame = _csv(path, pl.Schema({"place": pl.Int64(), "points": pl.String()})).sort("place")
     places = frame["place"].to_list()
     if places != list(range(1, len(places) + 1)):
         raise ReferenceDataError(f"{path}: places must be 1, 2, … {len(places)} once each")
@@ -105,6 +124,7 @@ def load_masters_params(reference_dir: Path) -> MastersParams:
     if players % 2:
         raise ReferenceDataError(f"{path}: masters_grand_sud.players must be even, got {players}")
     return MastersParams(
+        circuit=_circuit(section, path),
         players=players,
         points=_points(section, path),
         pairings=load_pairings(
@@ -119,6 +139,7 @@ def load_grand_est_params(reference_dir: Path) -> GrandEstParams:
     path = Path(reference_dir) / PARAMS_FILE
     section = require(read_yaml(path), "grand_est", path)
     return GrandEstParams(
+        circuit=_circuit(section, path),
         players=_whole(require(section, "players", path), "players", path, minimum=2),
         points=_points(section, path),
         withdrawal=_withdrawal(section, path),

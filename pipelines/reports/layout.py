@@ -37,6 +37,16 @@ def year_index_path(reports: Path, year: str) -> Path:
     return year_dir(reports, year) / "index.html"
 
 
+def circuit_page_path(reports: Path, year: str, slug: str) -> Path:
+    """A circuit's report of a year: `circuits/<year>/<slug>.html` (`paca`, `grand-est`…)."""
+    return year_dir(reports, year) / f"{slug}.html"
+
+
+def circuit_pdf_path(reports: Path, year: str, slug: str) -> Path:
+    """That report printed: `circuits/<year>/<slug>.pdf`."""
+    return year_dir(reports, year) / f"{slug}.pdf"
+
+
 def printable_reports(reports: Path) -> Iterator[tuple[Path, Path]]:
     """(page, its PDF) of every report printed for the committees: each season's report,
     and each page of a year's circuits (`circuits/<year>/<circuit>.html` → `.pdf`)."""

@@ -4,10 +4,16 @@ Every table has a `year` column, the partition: the edition's year for points, t
 of the tournament after which the ranking is published for rankings. Points are exact
 sums of the reference tables' values (halves with the defaults), stored as DOUBLE.
 Lists of ids (`counted_tournaments`, `counted_players`) are `;`-joined strings, in event
-order and in decreasing points respectively.
+order and in decreasing points respectively. `circuit` is the circuit's code
+(`data/reference/circuits.csv`).
+
+The two exports the PACA ranking reads besides the results and games — the circuit
+calendar and the published circuit rankings — are base tables (family `ingest`, written by
+the ingest).
 """
 
 from transforms.tables import BOOL, DATE, FLOAT, INT, STR, Family, Table, columns
+from transforms.tables.ingest import FAMILY as INGEST
 
 FAMILY = Family(
     key="circuits",
@@ -123,6 +129,41 @@ TABLES = (
             ("player_id", STR),
             ("place", INT),
             ("best5_total", FLOAT),
+        ),
+    ),
+    Table(
+        "circuit_calendar",
+        INGEST,
+        "edition of a recurring circuit tournament, per calendar export row",
+        "The `circuit calendar` exports: every edition of each recurring tournament of a "
+        "circuit, with the day it was announced and whether it was held, announced or "
+        "cancelled. An edition may be announced in one row and held (or cancelled) in "
+        "another.",
+        columns(
+            ("circuit", STR, "as written (the circuit names of data/reference/circuits.csv)"),
+            ("event_key", STR, "the recurring tournament, e.g. `Orange`"),
+            ("year", INT, "the edition's calendar year"),
+            ("date", DATE, "the edition's date (planned, for an announced or cancelled one)"),
+            ("announced_on", DATE, "when the edition was announced; null: not stated"),
+            ("status", STR, "`held`, `announced` or `cancelled`"),
+            ("tournament_id", STR, "the held edition's tournament"),
+            ("source_file", STR),
+        ),
+    ),
+    Table(
+        "published_circuit_rankings",
+        INGEST,
+        "player × published circuit ranking",
+        "The `circuit ranking` exports: a circuit's official rankings as published (the last "
+        "one before the data starts gives the first seeds; the Masters Grand Sud's annual "
+        "ranking selects its 16).",
+        columns(
+            ("circuit", STR, "as written (the circuit names of data/reference/circuits.csv)"),
+            ("as_of", DATE, "date of the ranking"),
+            ("player_id", STR),
+            ("place", INT, "ties share the best place"),
+            ("points", FLOAT, "null when the export does not give them"),
+            ("source_file", STR),
         ),
     ),
 )

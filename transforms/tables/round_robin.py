@@ -1,9 +1,11 @@
 """Regional circuits: the round-robin finals of RULES §5 — Masters Grand Sud and the Grand Est
-championship (`transforms.round_robin`)."""
+championship (`transforms.round_robin`), partitioned by calendar year; and the `matches`
+export the finals are ranked from (a base table, written by the ingest)."""
 
 import polars as pl
 
 from transforms.tables import BOOL, FLOAT, INT, STR, Family, Table, columns
+from transforms.tables.ingest import FAMILY as INGEST
 
 FAMILY = Family(
     key="circuits",
@@ -24,8 +26,16 @@ TABLES = (
         "Counters are those the player's place was decided with (games of a withdrawn "
         "player annulled, or kept for places 1..D under the late-withdrawal rule).",
         columns(
+            ("year", INT, "calendar year of the final's end date"),
+            ("circuit", STR, "the rules applied: `MASTERS_GRAND_SUD` or `GRAND_EST`"),
             ("tournament_id", STR),
             ("player_id", STR),
+            ("seed", INT, "number in the pairing table: position in the ranking that selected"),
+            (
+                "ranking_place",
+                INT,
+                "place in that ranking (annual for the Masters, qualifying for the Grand Est)",
+            ),
             ("place", INT, "ties share the best place; null for a withdrawn player"),
             ("points", INT, "win 2, draw 1, loss 0 (data/reference/round_robin.yaml)"),
             ("wins", INT),
@@ -73,6 +83,26 @@ TABLES = (
                 pl.List(pl.Int64()),
                 "counts of 1st, 2nd, … 32nd final places (index 0 = 1st places)",
             ),
+        ),
+    ),
+    Table(
+        "matches",
+        INGEST,
+        "player × match of a round-robin final (each match twice: a row and its mirror)",
+        "The `matches` exports of the round-robin finals (Masters Grand Sud, Grand Est final): "
+        "moves won by each side of each match; in duplicate-match a shared move counts for "
+        "both.",
+        columns(
+            ("tournament_id", STR),
+            ("round", INT),
+            ("table", INT),
+            ("player_id", STR),
+            ("opponent_id", STR),
+            ("player_moves", INT, "moves won by the player (attaque)"),
+            ("opponent_moves", INT, "moves won by the opponent (the player's défense)"),
+            ("player_top_moves", INT, "moves the player played at the top; null if not given"),
+            ("player_points_scored", INT, "points scored by the player; null if not given"),
+            ("source_file", STR),
         ),
     ),
 )

@@ -10,7 +10,11 @@ from transforms.tables import registry
 
 # Every other year-partitioned asset: each year-partitioned table of the registry and the
 # year's circuit reports; the record is written once they all succeeded.
-YEAR_ASSETS = [t.name for t in registry().values() if t.family.partition == "year"]
+YEAR_ASSETS = [
+    *(t.name for t in registry().values() if t.family.partition == "year"),
+    "circuit_reports",
+    "circuit_reports_pdf",
+]
 
 
 @dg.asset(

@@ -1,0 +1,2 @@
+"""Regional circuits (RULES §5), by calendar year: the PACA ranking, the round-robin finals
+(Masters Grand Sud, Grand Est championship) and their reports."""
