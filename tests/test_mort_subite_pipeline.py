@@ -1,5 +1,5 @@
 """The Mort Subite challenge in the pipeline (docs/rules.md §6): its two export kinds —
-the example files of docs/exports.mort_subite.md, and each bad case's message —, the
+the example files of docs/exports.md (Mort Subite), and each bad case's message —, the
 season assets, the report section, the player pages, and generated samples."""
 
 from __future__ import annotations

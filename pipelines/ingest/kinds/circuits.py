@@ -1,4 +1,4 @@
-"""The regional circuits' own exports (docs/exports.circuits.md; docs/rules.md §5).
+"""The regional circuits' own exports (docs/exports.md « Regional circuits »; docs/rules.md §5).
 
 Three kinds, each rejected whole (with a French message naming file, row and column) when
 one of its rows is wrong:
