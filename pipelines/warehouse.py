@@ -138,7 +138,10 @@ class Warehouse:
         ]
         with self._transaction() as con:
             for name in names:
-                con.execute(f'DELETE FROM "{name}" WHERE NOT list_contains(?, "{column}")', [keep])
+                con.execute(
+                    f'DELETE FROM "{name}" WHERE NOT list_contains(?::VARCHAR[], "{column}"::VARCHAR)',
+                    [keep],
+                )
 
     @contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:

@@ -205,7 +205,8 @@ def test_a_failed_write_leaves_nothing_behind_and_says_why(
     monkeypatch.setattr(Warehouse, "replace_partition", full)
     with pytest.raises(OSError, match="No space left on device"):
         run_build(raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw", "w.duckdb.lock"]
+    # No warehouse, no staging file; only the lock and each file's cached reading.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw", "w.duckdb.cache", "w.duckdb.lock"]
 
 
 def _cli_build(raw: Path, out: Path) -> subprocess.Popen[bytes]:

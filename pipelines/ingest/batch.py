@@ -433,13 +433,15 @@ def _fingerprints(
     `tournament_id`, and the rows of the tables dated in it (`_DATED_BY`, each kind's
     `dated_by`), chained with the previous partition's hash — so a change in a partition
     changes its fingerprint and every later one, never an earlier one. Rows dated before
-    the first partition, and tables with neither tournament nor date, start the chain."""
+    the first partition or not dated at all, and tables with neither tournament nor date,
+    start the chain."""
     tournaments = tables["tournaments"].with_columns(key_of(pl.col("end_date")).alias("_key"))
     keys = sorted(tournaments["_key"].drop_nulls().unique().to_list())
     dated_by = _DATED_BY | {p.table: p.dated_by for p in plugins() if p.dated_by}
+    dated_via = {p.table: p.dated_via for p in plugins() if p.dated_via}
     keyed: dict[str, pl.DataFrame] = {}
     undated: list[pl.DataFrame] = []
-    for name in sorted(set(tables) - _NOT_INPUTS):
+    for name in sorted(set(tables) - _NOT_INPUTS - set(dated_via)):
         frame = tables[name]
         if name == "tournaments":
             keyed[name] = tournaments
@@ -453,12 +455,28 @@ def _fingerprints(
             )
         else:
             undated.append(frame)
+    for name, (column, other) in sorted(dated_via.items()):
+        if name not in tables:
+            continue
+        if other not in keyed:
+            undated.append(tables[name])
+            continue
+        partition_of = (
+            keyed[other]
+            .select(column, "_key")
+            .drop_nulls()
+            .sort(column, "_key")
+            .unique(column, keep="first")
+        )
+        keyed[name] = tables[name].join(partition_of, on=column, how="left")
     first = keys[0] if keys else ""
     digest = hashlib.sha256()
     for frame in undated:
         digest.update(frame.write_csv().encode())
     for frame in keyed.values():
-        digest.update(frame.filter(pl.col("_key") < first).write_csv().encode())
+        digest.update(
+            frame.filter((pl.col("_key") < first) | pl.col("_key").is_null()).write_csv().encode()
+        )
     chain = digest.hexdigest()
     rows = []
     for key in keys:

@@ -13,7 +13,10 @@ table its accepted rows go to (declared in `transforms/tables`), and optionally
   the table's declared columns, `source_file` from `_file` when declared);
 - `dated_by`: the date column that puts a row in its season and year, for a table
   without `tournament_id` (the partitions' fingerprints: a change rebuilds the partitions
-  it is dated in and the later ones; an undated table without tournament rebuilds all).
+  it is dated in and the later ones; an undated table without tournament rebuilds all);
+- `dated_via`: `(column, table)` for a table dated through another one: a row takes the
+  partition of the `table` rows sharing its `column` (a round's moves, dated by the round's
+  players).
 
 Nothing else in the ingest changes when a family adds a kind.
 """
@@ -42,6 +45,7 @@ class KindPlugin:
     checks: Checks | None = None
     assemble: Assemble | None = None
     dated_by: str | None = None
+    dated_via: tuple[str, str] | None = None
 
     def rows(self, typed: pl.DataFrame) -> pl.DataFrame:
         """The warehouse table's frame of the accepted files' rows."""

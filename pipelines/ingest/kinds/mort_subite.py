@@ -290,5 +290,10 @@ def moves_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> p
 
 PLUGINS = (
     KindPlugin(kind=PLAYERS, table="mort_subite_players", checks=players_checks, dated_by="date"),
-    KindPlugin(kind=MOVES, table="mort_subite_moves", checks=moves_checks),
+    KindPlugin(
+        kind=MOVES,
+        table="mort_subite_moves",
+        checks=moves_checks,
+        dated_via=("round_id", "mort_subite_players"),
+    ),
 )
