@@ -15,6 +15,7 @@ from pathlib import PurePath
 import polars as pl
 
 from pipelines.ingest import validate
+from pipelines.ingest.attribution import export_season
 from pipelines.ingest.errors import ExportError
 from pipelines.ingest.kinds import plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
@@ -232,7 +233,7 @@ def _checked(
         path: "\n".join(str(ExportError(where, message)) for where, message in group)
         for path, group in _grouped(notes.select("_file", "_where", "message").rows())
     }
-    log = _log(paths, files, parsed, rejected, noted, results, companions)
+    log = _log(paths, files, parsed, rejected, noted, results, companions, calendar)
     return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
@@ -330,9 +331,11 @@ def _players(
         pl.col("end_date").max().alias("last_tournament_date"),
         pl.len().cast(pl.Int64).alias("tournaments"),
     )
+    # known only from a rating list: the names of their latest list that gives them
     only_listed = (
-        ratings.select("player_id")
-        .unique()
+        ratings.sort("as_of")
+        .group_by("player_id")
+        .agg(pl.col("last_name", "first_name").drop_nulls().last())
         .join(from_results.select("player_id"), on="player_id", how="anti")
     )
     return (
@@ -351,6 +354,7 @@ def _log(
     noted: Mapping[str, str],
     results: pl.DataFrame,
     companions: Mapping[str, bytes],
+    calendar: SeasonCalendar,
 ) -> pl.DataFrame:
     tournaments_per_file = dict(
         results.group_by("_file").agg(pl.col("tournament_id").n_unique()).iter_rows()
@@ -368,6 +372,7 @@ def _log(
                 "rows": sum(len(t) for t in frames.values()),
                 "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
                 "message": rejected.get(path, noted.get(path)),
+                "season": export_season(path, files.get(path), calendar),
             }
         )
     return pl.DataFrame(rows, schema=INGEST_LOG.schema)
