@@ -197,9 +197,15 @@ def notice(
         counted = count_of(len(rejected), "export refusé", "exports refusés")
         parts.append(
             f"<p><strong>Avis sur les données : {esc(counted)} "
-            f"{esc(scope)}.</strong> Ce qu'ils contiennent manque aux chiffres ci-dessous ; "
-            "corrigez-les et relancez le calcul.</p>"
-            f"<ul>{''.join(items)}</ul>"
+            f"{esc(scope)}.</strong> "
+            + (
+                "Ce qu'il contient manque aux chiffres ci-dessous ; corrigez-le et relancez "
+                "le calcul.</p>"
+                if len(rejected) == 1
+                else "Ce qu'ils contiennent manque aux chiffres ci-dessous ; corrigez-les et "
+                "relancez le calcul.</p>"
+            )
+            + f"<ul>{''.join(items)}</ul>"
         )
         cls = "notice warn"
     else:

@@ -57,7 +57,7 @@ def render_season_report(
             scope="pour cette saison",
             glossary=f"../{GLOSSARY_PAGE}",
         )
-        + "<p class=\"note\">Sigles et termes (PE, B, PJ, PC, %N1–%N4, barre d'accès, "
+        + '<p class="note">Sigles et termes (PE, B, PJ, PC, %N1–%N4, barre d\'accès, '
         "super-série…) : voir le glossaire.</p>"
         f'<nav class="toc"><strong>Sommaire</strong><ol>{toc}</ol></nav>'
     )
