@@ -120,6 +120,11 @@ def test_plurals_and_labels() -> None:
 # --------------------------------------------------------------------------- whole builds
 
 
+def _build_args(raw: Path, out: Path) -> list[str]:
+    warehouse, reports = str(out / "w.duckdb"), str(out / "reports")
+    return ["build", "--raw", str(raw), "--warehouse", warehouse, "--reports", reports, "--no-pdf"]
+
+
 @pytest.mark.slow
 def test_a_build_with_one_bad_export_names_it_in_every_report(
     raw: Path, tmp_path: Path, capsys
@@ -130,18 +135,7 @@ def test_a_build_with_one_bad_export_names_it_in_every_report(
     bad[3] = bad[3].replace(",3,open,", ",ex,open,")
     (raw / "2023-2024" / "C2.csv").write_text("\n".join(bad) + "\n", encoding="utf-8")
     out = tmp_path / "out"
-    status = main(
-        [
-            "build",
-            "--raw",
-            str(raw),
-            "--warehouse",
-            str(out / "w.duckdb"),
-            "--reports",
-            str(out / "reports"),
-            "--no-pdf",
-        ]
-    )
+    status = main(_build_args(raw, out))
     printed = capsys.readouterr().out
     assert status == 1
     assert "quarantaine : " in printed
@@ -164,10 +158,7 @@ def test_a_build_with_one_bad_export_names_it_in_every_report(
     (raw / "2023-2024" / "C2.csv").write_text(
         results_csv("C2", PLAYERS, date="2024-03-10"), encoding="utf-8"
     )
-    status = main(
-        ["build", "--raw", str(raw), "--warehouse", str(out / "w.duckdb")]
-        + ["--reports", str(out / "reports"), "--no-pdf"]
-    )
+    status = main(_build_args(raw, out))
     assert status == 0
     season = (out / "reports" / "2023-2024" / "index.html").read_text(encoding="utf-8")
     assert "aucun export refusé pour cette saison" in season
@@ -185,10 +176,7 @@ def test_players_known_only_from_a_rating_list(raw: Path, tmp_path: Path) -> Non
         encoding="utf-8",
     )
     out = tmp_path / "out"
-    status = main(
-        ["build", "--raw", str(raw), "--warehouse", str(out / "w.duckdb")]
-        + ["--reports", str(out / "reports"), "--no-pdf"]
-    )
+    status = main(_build_args(raw, out))
     assert status == 0
     data = ReportData(Warehouse(out / "w.duckdb"))
     named = dict(data.player_names().select("player_id", "named").iter_rows())

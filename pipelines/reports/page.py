@@ -30,21 +30,30 @@ Plotly.register({moduleType: "locale", name: "fr", dictionary: {
   shortMonths: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.",
     "oct.", "nov.", "déc."],
   date: "%d/%m/%Y", decimal: ",", thousands: "\\u202f"}});
-// On a narrow screen (a phone) the legend goes below the chart, the margins shrink.
+// On a narrow screen (a phone) the legend goes below the chart, under the axis titles,
+// the chart growing by its height; the side margins shrink.
 var NARROW = 600;
+var LEGEND_ROW = 22;
 window.classementPlot = function (id, spec) {
   var div = document.getElementById(id);
   var layout = spec.layout || {};
   if (window.innerWidth < NARROW) {
     layout = Object.assign({}, layout);
-    if (layout.showlegend !== false) {
-      layout.legend = Object.assign({}, layout.legend || {}, {orientation: "h", x: 0,
-        xanchor: "left", y: -0.22, yanchor: "top"});
-    }
+    var entries = (spec.data || []).filter(function (t) {
+      return t.showlegend !== false;
+    }).length;
+    var shown = layout.showlegend === true || (layout.showlegend !== false && entries > 1);
     var m = Object.assign({}, layout.margin || {});
     m.l = Math.min(m.l === undefined ? 60 : m.l, 48);
     m.r = Math.min(m.r === undefined ? 20 : m.r, 12);
-    m.b = Math.max(m.b === undefined ? 50 : m.b, 90);
+    if (shown) {
+      var extra = LEGEND_ROW * entries + 10;
+      layout.legend = Object.assign({}, layout.legend || {}, {orientation: "h", x: 0,
+        xanchor: "left", xref: "container", y: 0, yanchor: "bottom", yref: "container"});
+      m.b = (m.b === undefined ? 50 : m.b) + extra;
+      layout.height = (layout.height || div.clientHeight || 420) + extra;
+      div.style.height = layout.height + "px";
+    }
     layout.margin = m;
   }
   Plotly.newPlot(div, spec.data, layout, spec.config).then(function () {
@@ -123,7 +132,6 @@ dl.glossary dd { margin: .1rem 0 0 1.2rem; }
   .search input { width: 100%; }
   dl.facts { grid-template-columns: 1fr; }
   dl.facts dd { margin-bottom: .3rem; }
-  td, th { overflow-wrap: anywhere; }
 }
 @page { size: A4; margin: 12mm 10mm; }
 @media print {
@@ -135,6 +143,7 @@ dl.glossary dd { margin: .1rem 0 0 1.2rem; }
   .grid-2 { display: block; }
   .scroll { overflow: visible; }
   details > summary { list-style: none; font-weight: bold; }
+  details::details-content { content-visibility: visible; display: contents; }
 }
 """
 
