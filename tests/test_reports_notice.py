@@ -190,3 +190,22 @@ def test_players_known_only_from_a_rating_list(raw: Path, tmp_path: Path) -> Non
     assert "<h1>Leblanc Odette</h1>" in page
     assert "1\u202f650" in page and "1\u202f580,5" in page and "Série 4 (internationale)" in page
     assert "connu seulement par une liste de classement" in page
+
+
+@pytest.mark.slow
+def test_cote_explain_explains_a_duplicate_only_player(raw: Path, tmp_path: Path, capsys) -> None:
+    """Zoé Gérard (104) played duplicate only: no « joueur inconnu », but why she has no
+    cote and what the warehouse holds of her; an id found nowhere is still unknown."""
+    out = tmp_path / "out"
+    assert main(_build_args(raw, out)) == 0
+    capsys.readouterr()
+    warehouse = str(out / "w.duckdb")
+    assert main(["cote", "explain", "104", "--warehouse", warehouse]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "Zoé Gérard (104) : aucun tournoi classique coté, donc aucune cote calculée ici."
+    )
+    assert "  tournois duplicate : 1" in lines
+    assert any(line.startswith("  duplicate, fin de saison 2023-2024 : série ") for line in lines)
+    assert main(["cote", "explain", "999", "--warehouse", warehouse]) == 1
+    assert "joueur inconnu : 999" in capsys.readouterr().err
