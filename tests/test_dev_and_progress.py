@@ -109,9 +109,7 @@ def test_the_schedule_and_sensors_run_by_default() -> None:
 
 def _event(kind: str, step: str, **extra: object) -> logging.LogRecord:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "", None, None)
-    record.dagster_event = SimpleNamespace(  # type: ignore[attr-defined]
-        event_type_value=kind, step_key=step, **extra
-    )
+    record.dagster_event = SimpleNamespace(event_type_value=kind, step_key=step, **extra)
     return record
 
 
