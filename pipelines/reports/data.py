@@ -20,6 +20,55 @@ from transforms.series import DEFAULT_FEDERATION, federation_key_expr
 from transforms.tables import TableSchemaError, table
 
 
+class WarehouseMissingError(FileNotFoundError):
+    """No warehouse where a notebook or a report looks for one."""
+
+
+def notebook_warehouse(path: str | Path | None = None) -> Path:
+    """The warehouse a notebook reads: `path`, else `CLASSEMENT_WAREHOUSE`, else the
+    project's `data/warehouse.duckdb` — an absolute path, whatever folder the notebook was
+    started from; a clear French error when there is no such file (never empty tables)."""
+    import os
+
+    from pipelines.resources import DEFAULT_WAREHOUSE
+
+    chosen = Path(path or os.environ.get("CLASSEMENT_WAREHOUSE") or DEFAULT_WAREHOUSE)
+    resolved = chosen.expanduser().resolve()
+    if not resolved.is_file():
+        raise WarehouseMissingError(
+            f"Entrepôt introuvable : {resolved} (dossier courant : {Path.cwd()}). Construisez-"
+            "le avec « classement build », ou indiquez son chemin dans la variable "
+            "CLASSEMENT_WAREHOUSE."
+        )
+    return resolved
+
+
+def display_frame(
+    frame: pl.DataFrame,
+    columns: dict[str, str],
+    decimals: dict[str, int] | None = None,
+) -> pl.DataFrame:
+    """A frame for readers (the notebooks): the `columns` kept, renamed to their French
+    label, numbers in French format (`decimals` per column, 0 by default: thin space
+    between thousands, decimal comma), dates as 15/01/2025."""
+    from pipelines.reports.html import fmt_date, fmt_number
+
+    places = decimals or {}
+    out: dict[str, list[object]] = {}
+    for name, label in columns.items():
+        series = frame[name]
+        if series.dtype.is_numeric() and series.dtype != pl.Boolean:
+            digits = places.get(name, 0)
+            out[label] = [None if v is None else fmt_number(v, digits) for v in series.to_list()]
+        elif series.dtype == pl.Date:
+            out[label] = [None if v is None else fmt_date(v) for v in series.to_list()]
+        elif series.dtype == pl.Boolean:
+            out[label] = [None if v is None else ("oui" if v else "non") for v in series]
+        else:
+            out[label] = series.to_list()
+    return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
+
+
 class ReportData:
     """The warehouse tables, each read once through a read-only connection and kept.
 
