@@ -15,10 +15,12 @@ the export failed, 2 for a notebook that does not exist.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from pipelines.resources import PROJECT_ROOT
@@ -68,11 +70,28 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     page = out / f"{notebook.stem}.html"
-    done = subprocess.run(
-        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(page), "-f"],
-        capture_output=True,
-        text=True,
-    )
+    # Exported from a copy: marimo writes a session snapshot beside the notebook it runs,
+    # which must not touch the project's notebooks/ folder.
+    with tempfile.TemporaryDirectory(prefix="classement-notebook-") as scratch:
+        copy = Path(scratch) / notebook.name
+        shutil.copyfile(notebook, copy)
+        path = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")) if p)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "marimo",
+                "export",
+                "html",
+                str(copy),
+                "-o",
+                str(page.resolve()),
+                "-f",
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": path},
+        )
     if done.returncode != 0 or not page.exists():
         print(f"erreur : l'export de {notebook} a échoué :\n{done.stderr[-2000:]}", file=sys.stderr)
         return 1
