@@ -168,7 +168,8 @@ def test_notebooks_show_charts_and_spelled_out_federations(
     assert any(f.endswith("(FRA)") for f in federations), federations
     defs = _run("explore_warehouse", warehouse, monkeypatch)
     assert isinstance(defs["per_discipline"], go.Figure)
-    assert isinstance(defs["sizes"], go.Figure) and len(defs["sizes"].data) >= 1  # type: ignore[attr-defined]
+    sizes = defs["sizes"]
+    assert isinstance(sizes, go.Figure) and len(sizes.data) >= 1
 
 
 def test_the_html_export_works_without_the_internet(warehouse: Path, tmp_path: Path) -> None:

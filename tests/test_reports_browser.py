@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright import sync_api
@@ -46,7 +47,7 @@ def browser(sample: Path, evil: Path) -> Iterator[object]:
 
 
 class Opened:
-    def __init__(self, page: object, errors: list[str], dialogs: list[str]) -> None:
+    def __init__(self, page: Any, errors: list[str], dialogs: list[str]) -> None:
         self.page = page
         self.errors = errors
         self.dialogs = dialogs
@@ -61,7 +62,12 @@ def _open(browser: object, path: Path, shot: Path, *, full_page: bool = False) -
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
     page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     page.goto(path.resolve().as_uri(), wait_until="load")
     page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
     page.screenshot(path=str(shot), full_page=full_page)
