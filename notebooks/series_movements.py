@@ -8,23 +8,31 @@ app = marimo.App(width="medium")
 
 @app.cell
 def _():
-    import os
-    from pathlib import Path
-
     import marimo as mo
     import plotly.graph_objects as go
     import polars as pl
 
-    from pipelines.reports.data import ReportData
+    from pipelines.reports.data import ReportData, display_frame, notebook_warehouse
     from pipelines.reports.labels import MOVEMENTS, series_label, series_sort_key
 
-    return MOVEMENTS, Path, ReportData, go, mo, os, pl, series_label, series_sort_key
+    return (
+        MOVEMENTS,
+        ReportData,
+        display_frame,
+        go,
+        mo,
+        notebook_warehouse,
+        pl,
+        series_label,
+        series_sort_key,
+    )
 
 
 @app.cell
-def _(Path, ReportData, mo, os):
-    # ReportData opens the warehouse read-only (duckdb read_only=True), table by table.
-    warehouse_path = Path(os.environ.get("CLASSEMENT_WAREHOUSE", "data/warehouse.duckdb"))
+def _(ReportData, mo, notebook_warehouse):
+    # ReportData opens the warehouse read-only (duckdb read_only=True), table by table;
+    # a clear error when there is none (CLASSEMENT_WAREHOUSE, else data/warehouse.duckdb).
+    warehouse_path = notebook_warehouse()
     data = ReportData.open(warehouse_path)
     movements = data.table("series_movements")
     seasons = sorted(movements["season"].unique().to_list())
@@ -36,15 +44,23 @@ def _(Path, ReportData, mo, os):
 
 
 @app.cell
-def _(MOVEMENTS, data, mo, movements, pl, season):
-    # Movements of the season (series_* of season S give the series held in S + 1).
+def _(MOVEMENTS, data, display_frame, mo, movements, pl, season):
+    # Movements of the season (series_* of season S give the series held in S + 1); the
+    # quota federation spelled out (« France (FRA) », « Autres fédérations » for `*`).
     moves = movements.filter(pl.col("season") == season.value).join(
         data.table("series_classification")
         .filter(pl.col("season") == season.value)
-        .select("player_id", data.quota_federation("federation").alias("federation")),
+        .select("player_id", data.quota_federation("federation").alias("_code")),
         on="player_id",
         how="left",
     )
+    codes = sorted(moves["_code"].drop_nulls().unique().to_list())
+    spelled = {
+        c: "Autres fédérations" if c == "*" else (data.federation_label(c) or c) for c in codes
+    }
+    moves = moves.with_columns(
+        pl.col("_code").replace_strict(spelled, default=None).alias("federation")
+    ).drop("_code")
     summary = (
         moves.group_by("movement")
         .agg(pl.len().alias("players"))
@@ -55,8 +71,13 @@ def _(MOVEMENTS, data, mo, movements, pl, season):
         )
         .sort("movement")
     )
-    mo.vstack([mo.md(f"## Mouvements de la saison {season.value}"), summary])
-    return moves, summary
+    mo.vstack(
+        [
+            mo.md(f"## Mouvements de la saison {season.value}"),
+            display_frame(summary, {"libellé": "Mouvement", "players": "Joueurs"}),
+        ]
+    )
+    return codes, moves, spelled, summary
 
 
 @app.cell
@@ -92,7 +113,7 @@ def _(mo, moves, pl, series_label, series_sort_key):
 
 
 @app.cell
-def _(go, mo, moves, pl, series_label, series_sort_key):
+def _(display_frame, go, mo, moves, pl, series_label, series_sort_key):
     # Net flow per federation and series: promotions minus relegations into each series.
     per_federation = (
         moves.filter(pl.col("movement").is_in(["promoted", "relegated"]))
@@ -111,18 +132,36 @@ def _(go, mo, moves, pl, series_label, series_sort_key):
             go.Bar(
                 x=[series_label(s) for s in totals["series"]],
                 y=totals[label].to_list(),
-                name=label,
+                name=label.capitalize(),
                 marker_color=color,
             )
         )
     figure.update_layout(
         barmode="group",
         template="plotly_white",
+        separators=", ",
         height=380,
         title="Promotions et relégations par série d'arrivée",
+        xaxis={"title": {"text": "Série d'arrivée"}},
+        yaxis={"title": {"text": "Joueurs"}},
+        legend={"orientation": "h", "y": -0.2, "x": 0},
     )
     mo.vstack(
-        [mo.ui.plotly(figure), mo.md("## Promotions et relégations par fédération"), per_federation]
+        [
+            mo.ui.plotly(figure),
+            mo.md("## Promotions et relégations par fédération"),
+            display_frame(
+                per_federation.with_columns(
+                    pl.col("series").map_elements(series_label, return_dtype=pl.String)
+                ),
+                {
+                    "federation": "Fédération",
+                    "series": "Série d'arrivée",
+                    "promus": "Promus",
+                    "relégués": "Relégués",
+                },
+            ),
+        ]
     )
     return figure, per_federation
 

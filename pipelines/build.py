@@ -56,13 +56,60 @@ class BuildSummary:
         return 1 if self.rejected else 0
 
 
+# Readable French names of the build's steps and checks (an unlisted one shows its name).
+STEP_LABELS = {
+    "ingest": "lecture et contrôle des exports",
+    "duplicate_event_scores": "duplicate : %N1–%N4 et PC par épreuve",
+    "series_standings": "duplicate : pourcentages de la saison",
+    "series_classification": "duplicate : séries de fin de saison",
+    "series_comparison": "duplicate : comparaison avec le classement FFSc",
+    "series_movements": "duplicate : promotions et relégations",
+    "series_provisional": "duplicate : séries provisoires",
+    "cote_history": "classique : cote, tournoi par tournoi",
+    "cote_rankings": "classique : classement des cotes et séries",
+    "cote_ranking": "classique : classement des cotes",
+    "elo_history": "Elo, tournoi par tournoi",
+    "elo_ranking": "Elo : classement de fin de saison",
+    "game_sheet_audit": "feuilles de partie : tops vérifiés",
+    "season_report": "rapport de la saison (HTML)",
+    "season_report_pdf": "rapport de la saison (PDF)",
+    "season_builds": "saison enregistrée",
+    "year_builds": "année enregistrée",
+    "report_plotly_js": "graphiques (plotly.js)",
+    "report_index": "page d'accueil",
+    "player_pages": "fiches des joueurs",
+}
+CHECK_LABELS = {
+    "no_rejected_files": "aucun export refusé",
+    "every_tournament_has_a_winner": "chaque tournoi a un vainqueur",
+    "games_only_between_listed_players": "les parties opposent des joueurs classés",
+    "cote_history_adds_up": "cote avant + PE + B + PJ = cote après",
+    "elo_expected_matches_scores": "scores attendus de l'Elo cohérents",
+    "series_quotas_respected": "quotas des séries respectés",
+    "no_series_holds_players_at_0": "aucune série ne retient de joueur à 0",
+    "game_sheet_tops_add_up": "les tops s'additionnent",
+}
+
+
+def step_label(name: str) -> str:
+    return STEP_LABELS.get(name, name.replace("_", " "))
+
+
 class _ProgressHandler(logging.Handler):
-    """Prints one line per finished step of a run, from Dagster's structured events."""
+    """Prints one line per finished step of a run, in French, from Dagster's structured
+    events, each with its checks indented under it. A check that runs as a step of its
+    own is shown under the step of the asset it guards: the lines of a run are printed
+    when it ends (a season's run takes seconds), in the order the steps started."""
 
     def __init__(self, emit: Printer) -> None:
         super().__init__(level=logging.DEBUG)
         self._emit = emit
         self._started: dict[str, float] = {}
+        self._order: list[str] = []  # asset steps, in the order they started
+        self._lines: dict[str, str] = {}  # step → its line
+        self._checks: dict[str, list[str]] = {}  # step of the guarded asset → check lines
+        self._check_steps: dict[str, str] = {}  # a check's own step → the asset's step
+        self._asset_steps: dict[str, str] = {}  # asset key → the step that made it
 
     def emit(self, record: logging.LogRecord) -> None:
         event = getattr(record, "dagster_event", None)
@@ -72,17 +119,48 @@ class _ProgressHandler(logging.Handler):
         step = event.step_key or ""
         if kind == "STEP_START":
             self._started[step] = time.perf_counter()
+            self._order.append(step)
+        elif kind == "ASSET_MATERIALIZATION":
+            key = event.asset_key.to_user_string() if event.asset_key else ""
+            self._asset_steps.setdefault(key, step)
         elif kind == "STEP_SUCCESS":
             took = time.perf_counter() - self._started.get(step, time.perf_counter())
-            self._emit(f"  ✓ {step} ({took:.1f} s)")
+            self._lines[step] = f"  ✓ {step_label(step)} ({took:.1f} s)".replace(".", ",")
         elif kind == "STEP_FAILURE":
-            self._emit(f"  ✗ {step} failed")
+            self._lines[step] = f"  ✗ {step_label(step)} : échec"
         elif kind == "ASSET_CHECK_EVALUATION":
             data = event.event_specific_data
-            if data is not None and not data.passed:
-                self._emit(
-                    f"  ! check {data.asset_key.to_user_string()}:{data.check_name} did not pass"
-                )
+            if data is None:
+                return
+            asset = data.asset_key.to_user_string()
+            owner = self._asset_steps.get(asset, step)
+            if owner != step:
+                self._check_steps[step] = owner
+            label = CHECK_LABELS.get(data.check_name, data.check_name.replace("_", " "))
+            mark = "✓" if data.passed else "!"
+            verdict = "" if data.passed else " : non satisfait"
+            self._checks.setdefault(owner, []).append(f"      {mark} contrôle « {label} »{verdict}")
+        elif kind in ("RUN_SUCCESS", "RUN_FAILURE", "PIPELINE_SUCCESS", "PIPELINE_FAILURE"):
+            self.flush_run()
+
+    def flush_run(self) -> None:
+        """Print the run's steps, each followed by its checks; a check's own step is not
+        shown apart unless it failed without a verdict."""
+        for step in self._order:
+            owner = self._check_steps.get(step)
+            line = self._lines.get(step)
+            if owner is not None and not (line or "").startswith("  ✗"):
+                continue
+            if line:
+                self._emit(line)
+            for check in self._checks.get(step, []):
+                self._emit(check)
+        self._started.clear()
+        self._order.clear()
+        self._lines.clear()
+        self._checks.clear()
+        self._check_steps.clear()
+        self._asset_steps.clear()
 
 
 def _progress_logger(emit: Printer) -> dg.LoggerDefinition:

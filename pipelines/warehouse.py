@@ -138,10 +138,8 @@ class Warehouse:
         ]
         with self._transaction() as con:
             for name in names:
-                con.execute(
-                    f'DELETE FROM "{name}" WHERE NOT list_contains(?::VARCHAR[], "{column}"::VARCHAR)',
-                    [keep],
-                )
+                kept = f'list_contains(?::VARCHAR[], "{column}"::VARCHAR)'
+                con.execute(f'DELETE FROM "{name}" WHERE NOT {kept}', [keep])
 
     @contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:

@@ -264,7 +264,7 @@ def test_rankings_and_bars(warehouse: Path) -> None:
 def test_cli_cote_explain(warehouse: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cote", "explain", "L", "--warehouse", str(warehouse)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Cote de Léa Lefèvre (L) — 2 tournoi(s)"
+    assert lines[0] == "Cote de Léa Lefèvre (L) — 2 tournois"
     assert lines[1] == (
         "2018-10-02  Open de Nîmes (T1)  cote 1900  place 2/4  PE +3  B +50  PJ +67  → 2020"
     )

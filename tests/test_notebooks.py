@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -98,3 +99,99 @@ def test_series_movements(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert counted == moves.height
     figure = defs["figure"]
     assert isinstance(figure, go.Figure) and len(figure.data) == 2
+
+
+# ---------------------------------------------------------------------------- issue 17
+
+
+def test_a_missing_warehouse_is_a_clear_error_from_any_folder(tmp_path: Path) -> None:
+    """Started from another folder, with no warehouse: a French error naming the path
+    looked for, never empty tables."""
+    missing = tmp_path / "nulle-part.duckdb"
+    done = subprocess.run(
+        [sys.executable, str(NOTEBOOKS / "explore_warehouse.py")],
+        env={**os.environ, "CLASSEMENT_WAREHOUSE": str(missing)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode != 0
+    assert f"Entrepôt introuvable : {missing}" in done.stderr
+    assert "classement build" in done.stderr
+
+
+def test_the_default_warehouse_does_not_depend_on_the_folder(
+    warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pipelines.resources
+    from pipelines.reports.data import notebook_warehouse
+
+    monkeypatch.delenv("CLASSEMENT_WAREHOUSE", raising=False)
+    monkeypatch.setattr(pipelines.resources, "DEFAULT_WAREHOUSE", warehouse)
+    monkeypatch.chdir(tmp_path)
+    assert notebook_warehouse() == warehouse.resolve()
+
+
+def test_display_frames_are_french() -> None:
+    import datetime as dt
+
+    from pipelines.reports.data import display_frame
+
+    frame = pl.DataFrame(
+        {
+            "n": [1234, None],
+            "x": [0.256, -3.0],
+            "d": [dt.date(2024, 3, 10), None],
+            "b": [True, False],
+        }
+    )
+    shown = display_frame(
+        frame, {"n": "Joueurs", "x": "Écart", "d": "Date", "b": "Actif"}, {"x": 2}
+    )
+    assert shown.columns == ["Joueurs", "Écart", "Date", "Actif"]
+    assert shown.row(0) == ("1\u202f234", "0,26", "10/03/2024", "oui")
+    assert shown.row(1) == (None, "−3,00", None, "non")
+
+
+def test_notebooks_show_charts_and_spelled_out_federations(
+    warehouse: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    defs = _run("cote_vs_elo", warehouse, monkeypatch)
+    scatter = defs["scatter"]
+    assert isinstance(scatter, go.Figure) and scatter.data[0].type == "scatter"
+    assert len(scatter.data[0].x) == defs["agreement"]["changes"][0]  # type: ignore[index]
+    assert defs["figure"].layout.legend.orientation == "h"  # type: ignore[attr-defined]
+    defs = _run("series_movements", warehouse, monkeypatch)
+    federations = set(defs["moves"]["federation"].drop_nulls().to_list())  # type: ignore[index]
+    assert federations and "*" not in federations
+    assert any(f.endswith("(FRA)") for f in federations), federations
+    defs = _run("explore_warehouse", warehouse, monkeypatch)
+    assert isinstance(defs["per_discipline"], go.Figure)
+    sizes = defs["sizes"]
+    assert isinstance(sizes, go.Figure) and len(sizes.data) >= 1
+
+
+def test_the_html_export_works_without_the_internet(warehouse: Path, tmp_path: Path) -> None:
+    from pipelines.commands.notebooks import ASSETS_DIR, localise
+
+    assert (
+        localise(
+            '<script src="https://cdn.jsdelivr.net/npm/@marimo-team/frontend@0.25.2/dist/a/x.js">'
+        )
+        == f'<script src="{ASSETS_DIR}/a/x.js">'
+    )
+    out = tmp_path / "html"
+    done = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "notebook-html", "series_movements", "--out", out],
+        env={**os.environ, "CLASSEMENT_WAREHOUSE": str(warehouse)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=PROJECT_ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    page = (out / "series_movements.html").read_text(encoding="utf-8")
+    assert "@marimo-team/frontend" not in page
+    scripts = re.findall(r'<script type="module"[^>]* src="([^"]+)"', page)
+    assert scripts and all((out / s).is_file() for s in scripts), scripts

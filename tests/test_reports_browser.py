@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright import sync_api
 
 from pipelines.reports.html import player_filename
 from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
-from tests.conftest import EVIL, SEASON
+from tests.conftest import EVIL, SEASON, write_evil_raw
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
 pytestmark = pytest.mark.slow
@@ -46,7 +47,7 @@ def browser(sample: Path, evil: Path) -> Iterator[object]:
 
 
 class Opened:
-    def __init__(self, page: object, errors: list[str], dialogs: list[str]) -> None:
+    def __init__(self, page: Any, errors: list[str], dialogs: list[str]) -> None:
         self.page = page
         self.errors = errors
         self.dialogs = dialogs
@@ -61,7 +62,12 @@ def _open(browser: object, path: Path, shot: Path, *, full_page: bool = False) -
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
     page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     page.goto(path.resolve().as_uri(), wait_until="load")
     page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
     page.screenshot(path=str(shot), full_page=full_page)
@@ -152,3 +158,136 @@ def test_injected_names_stay_text_in_the_browser(
             )
             assert EVIL + " " + "</script><img src=x onerror=alert(2)>" in legend, legend
         page.close()
+
+
+# ---------------------------------------------------------------------------- issue 17
+
+NARROW = {"width": 390, "height": 844}
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.fixture(scope="module")
+def refused_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny site built with one export rejected (a rank written « ex »)."""
+    from pipelines.build import run_build
+    from tests.conftest import PLAYERS, results_csv
+
+    root = tmp_path_factory.mktemp("refused")
+    raw = write_evil_raw(root / "raw")
+    lines = results_csv("C3", PLAYERS, date="2024-04-14").splitlines()
+    lines[2] = lines[2].replace(",2,open,", ",ex,open,")
+    (raw / SEASON / "C3.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    summary = run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
+    assert [path for path, _ in summary.rejected] == [f"{SEASON}/C3.csv"]
+    return root / "reports"
+
+
+def test_the_notice_names_a_rejected_export_on_every_page(
+    browser: object, refused_site: Path, tmp_path: Path
+) -> None:
+    for path in (
+        refused_site / SEASON / "index.html",
+        refused_site / "index.html",
+        refused_site / "joueurs" / player_filename("101"),
+    ):
+        opened = _open(browser, path, tmp_path / f"notice-{path.parent.name}.png")
+        notice = opened.page.locator("#data-notice")
+        assert notice.is_visible()
+        text = notice.inner_text()
+        assert f"{SEASON}/C3.csv, ligne 3, colonne « rank »" in text, text
+        assert "Généré le" in text and "Avis sur les données : 1 export refusé" in text
+        href = notice.locator("a").get_attribute("href")
+        assert href is not None and href.endswith("glossaire.html")
+        assert (path.parent / href).resolve().exists()
+        opened.page.close()
+
+
+def test_a_clean_build_says_nothing_was_refused(
+    browser: object, sample: Path, tmp_path: Path
+) -> None:
+    season = _sample_seasons(sample)[-1]
+    opened = _open(browser, sample / season / "index.html", tmp_path / "clean.png")
+    text = opened.page.locator("#data-notice").inner_text()
+    assert "aucun export refusé pour cette saison" in text
+    opened.page.close()
+
+
+def test_print_media_opens_every_list(browser: object, sample: Path, tmp_path: Path) -> None:
+    season = next(
+        s
+        for s in _sample_seasons(sample)
+        if "<details>" in (sample / s / "index.html").read_text(encoding="utf-8")
+    )
+    opened = _open(browser, sample / season / "index.html", tmp_path / "screen.png")
+    page = opened.page
+    assert page.locator("details tbody tr").count() >= 1
+    hidden_rows = (
+        "() => Array.from(document.querySelectorAll('details tbody tr'))"
+        ".filter(r => !r.checkVisibility()).length"
+    )
+    assert page.evaluate(hidden_rows) > 0  # on screen, the lists start closed
+    page.emulate_media(media="print")
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('details')).every(d => d.open)"
+    )
+    assert page.evaluate(hidden_rows) == 0
+    page.screenshot(path=str(tmp_path / "print.png"), full_page=True)
+    page.close()
+
+
+def test_both_index_bars_are_visible(browser: object, sample: Path, tmp_path: Path) -> None:
+    opened = _open(browser, sample / "index.html", tmp_path / "index-bars.png")
+    boxes = opened.page.evaluate(
+        """() => Array.from(document.querySelectorAll('#chart-index-seasons .barlayer .trace'))
+        .map(t => Array.from(t.querySelectorAll('path')).map(p => {
+            const b = p.getBoundingClientRect(); return [b.left, b.right, b.height]; }))"""
+    )
+    assert len(boxes) == 2 and all(boxes), boxes
+    for tournament, players in zip(boxes[0], boxes[1], strict=True):
+        assert tournament[2] > 0 and players[2] > 0
+        assert tournament[1] <= players[0] + 0.5  # side by side, never one over the other
+    ticks = opened.page.eval_on_selector_all(
+        "#chart-index-seasons .y2tick text", "els => els.map(e => e.textContent)"
+    )
+    values = [int(t.replace("\u202f", "").replace(" ", "")) for t in ticks]
+    step = values[1] - values[0]
+    assert any(step == f * 10**k for f in (1, 2, 5) for k in range(6)), ticks
+    opened.page.close()
+
+
+def test_no_sideways_scroll_on_a_phone(browser: object, sample: Path, tmp_path: Path) -> None:
+    season = _sample_seasons(sample)[-1]
+    pages = sorted((sample / "joueurs").glob("*.html"))
+    with_series = next(p for p in pages if "chart-player-series" in p.read_text("utf-8"))
+    for path in (sample / season / "index.html", with_series, sample / "index.html"):
+        page = browser.new_page(viewport=NARROW)  # type: ignore[attr-defined]
+        page.goto(path.resolve().as_uri(), wait_until="load")
+        page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+        page.screenshot(path=str(tmp_path / f"phone-{path.stem}.png"), full_page=True)
+        assert page.evaluate(OVERFLOW) <= 0, path
+        # the legends sit below their charts, never beside them
+        legends = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.plot')).flatMap(div => {
+                const legend = div.querySelector('.legend'); const plot =
+                div.querySelector('.cartesianlayer .subplot, .nsewdrag');
+                if (!legend || !plot) return [];
+                return [[legend.getBoundingClientRect().top,
+                         plot.getBoundingClientRect().bottom]]; })"""
+        )
+        for top, bottom in legends:
+            assert top >= bottom - 1, (path, legends)
+        page.close()
+
+
+def test_the_series_history_chart_has_traces(browser: object, sample: Path, tmp_path: Path) -> None:
+    pages = sorted((sample / "joueurs").glob("*.html"))
+    with_series = [p for p in pages if "chart-player-series" in p.read_text("utf-8")]
+    assert with_series
+    opened = _open(browser, with_series[0], tmp_path / "series.png")
+    state = {c["id"]: c for c in opened.page.evaluate(CHART_STATE)}
+    assert state["chart-player-series"]["traces"] == 2
+    assert state["chart-player-series"]["drawn"] >= 1
+    text = opened.page.inner_text("body")
+    assert "Série tenue (officielle)" in text and "Série calculée ici" in text
+    assert "%N1" in text and "Part" in text
+    opened.page.close()

@@ -3,10 +3,12 @@ page (pixels of the rendered page, not just its text)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import struct
 import subprocess
 import zlib
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -212,3 +214,95 @@ def test_pixel_check_sees_an_empty_chart(tmp_path: Path) -> None:
     assert empty_result[1] > 2_000  # axes, grid and labels are there…
     assert empty_result[2] < 150  # …but no trace
     assert drawn_result[2] > 150
+
+
+# The text of each part of a report as the HTML holds it (every list included, closed or
+# not; charts, scripts and screen-only links left out): the header with its notice, then
+# each section.
+_PARTS = """() => {
+  const clean = el => { const c = el.cloneNode(true);
+    c.querySelectorAll('.plot, script, style, .no-print').forEach(e => e.remove());
+    const texts = []; const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) { texts.push(walk.currentNode.nodeValue); }
+    return texts.join(' '); };
+  const head = [document.querySelector('header.page'), document.getElementById('data-notice')];
+  return [{title: null, text: head.filter(e => e).map(clean).join(' ')}].concat(
+    Array.from(document.querySelectorAll('section.report-section')).map(s =>
+      ({title: s.dataset.title, text: clean(s)})));
+}"""
+
+
+def _words(text: str) -> Counter[str]:
+    """The words of a text, hyphens left out: a line may break after a hyphen, which
+    pdftotext then drops (« Aix-en-Provence » printed « Aix-en » / « Provence »)."""
+    spaced = text.replace("\u202f", " ").replace("\xa0", " ").replace("-", "")
+    return Counter(spaced.split())
+
+
+def _html_parts(html: Path) -> list[tuple[str | None, str]]:
+    from playwright.sync_api import sync_playwright
+
+    from pipelines.reports.pdf import CHROMIUM_ARGS, chromium_path
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(html.resolve().as_uri(), wait_until="load")
+            parts = page.evaluate(_PARTS)
+        finally:
+            browser.close()
+    return [(p["title"], p["text"]) for p in parts]
+
+
+def _pdf_parts(pdf: Path, titles: list[str]) -> list[str]:
+    """The PDF's text split where each section after the first starts (a new page opening
+    on its title); the first part holds the header and the first section (printed on the
+    first page, after the table of contents that names every title)."""
+    pages = _text(pdf).split("\f")
+    starts = [0]
+    for title in titles[1:]:
+        wanted = " ".join(title.split())
+        found = next(
+            i
+            for i in range(starts[-1] + 1, len(pages))
+            if wanted in " ".join(pages[i].split()[:40])
+        )
+        starts.append(found)
+    bounds = [*starts, len(pages)]
+    return ["\f".join(pages[a:b]) for a, b in itertools.pairwise(bounds)]
+
+
+def test_the_pdf_holds_the_text_of_the_html_section_by_section(sample: Path) -> None:
+    """Every word of each section of the HTML (the lists of <details> included) is in the
+    matching part of the PDF, the header and its notice with the first section: the PDF is
+    the page printed, nothing folded away."""
+    for season in sorted(p.parent.name for p in sample.glob("*/rapport-*.pdf")):
+        (_, head), *sections = _html_parts(sample / season / "index.html")
+        titles = [t or "" for t, _ in sections]
+        printed = _pdf_parts(sample / season / f"rapport-{season}.pdf", titles)
+        assert len(printed) == len(sections)
+        texts = [head + " " + sections[0][1], *(text for _, text in sections[1:])]
+        for title, text, pdf_text in zip(titles, texts, printed, strict=True):
+            missing = _words(text) - _words(pdf_text)
+            assert not missing, (season, title, sorted(missing.items())[:20])
+
+
+def test_the_comparison_can_fail(tmp_path: Path) -> None:
+    """The lists print opened; a list that would not print (hidden here in print) is
+    caught by the same word comparison."""
+    section = (
+        '<section class="report-section" id="t" data-title="Essai de liste"><h2>Essai de '
+        "liste</h2><details><summary>Liste</summary><p>Zéphyrin Quintal</p></details>"
+        "</section>"
+    )
+    opened = page("Essai", Html('<header class="page"><h1>Essai</h1></header>' + section))
+    folded = opened.replace("</style>", "@media print { details p { display: none; } }</style>")
+    for name, html in (("opened", opened), ("folded", folded)):
+        (tmp_path / f"{name}.html").write_text(html, encoding="utf-8")
+        print_pdf(tmp_path / f"{name}.html", tmp_path / f"{name}.pdf")
+    parts = _html_parts(tmp_path / "opened.html")
+    assert [t for t, _ in parts] == [None, "Essai de liste"]
+    for name, missing in (("opened", Counter()), ("folded", Counter(["Zéphyrin", "Quintal"]))):
+        (printed,) = _pdf_parts(tmp_path / f"{name}.pdf", ["Essai de liste"])
+        assert _words(parts[1][1]) - _words(printed) == missing, name

@@ -73,3 +73,23 @@ def test_complete_and_conform() -> None:
         players.complete(partial.with_columns(age=pl.lit(3)))
     with pytest.raises(TableSchemaError, match="missing column"):
         players.conform(partial)
+
+
+def test_partitioned_assets_read_only_the_ingest_tables_their_fingerprints_cover() -> None:
+    """A season's (a year's) fingerprint hashes `inputs_of("season")` (`"year"`): an asset
+    of that partition reading another ingest table would not be rebuilt when it changes."""
+    from transforms.tables import inputs_of, tables_of
+
+    ingest = {t.name for t in tables_of("ingest")}
+    graph = defs.resolve_asset_graph()
+    read: dict[str, set[str]] = {"season": set(), "year": set()}
+    for key in graph.get_all_asset_keys():
+        node = graph.get(key)
+        if node.partitions_def is None:
+            continue
+        name = getattr(node.partitions_def, "name", None)
+        read[name] |= {p.path[-1] for p in node.parent_keys} & ingest
+    assert read["season"] <= set(inputs_of("season"))
+    assert read["year"] <= set(inputs_of("year"))
+    assert "mort_subite_moves" not in inputs_of("year")
+    assert "circuit_calendar" not in inputs_of("season")

@@ -15,6 +15,7 @@ from pipelines.resources import DEFAULT_WAREHOUSE, REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from transforms.elo import EloCurve, curve_for, elo_change
 
+CRITERIA = {"pct_n1": "%N1", "pct_n2": "%N2", "pct_n3": "%N3", "pct_n4": "%N4", "pc": "PC"}
 RESULT_LABELS = {"win": "victoire", "draw": "nulle", "loss": "défaite"}
 RESULT_SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
@@ -144,9 +145,9 @@ def run_cote_explain(args: argparse.Namespace) -> int:
         )
     rows = wh.read(sql, [args.player_id])
     if rows.height == 0:
-        print(f"joueur inconnu : {args.player_id} (aucun tournoi classique coté)", file=sys.stderr)
-        return 1
-    print(f"Cote de {_player_label(wh, tables, args.player_id)} — {rows.height} tournoi(s)")
+        return _explain_without_cote(wh, tables, args.player_id)
+    counted = f"{rows.height} tournoi{'s' if rows.height > 1 else ''}"
+    print(f"Cote de {_player_label(wh, tables, args.player_id)} — {counted}")
     for r in rows.iter_rows(named=True):
         name = r["tournament_name"] or r["tournament_id"]
         pj = f"{r['pj_raw']:+d}" if r["pj_raw"] == r["pj"] else f"{r['pj_raw']:+d}→{r['pj']:+d}"
@@ -155,6 +156,53 @@ def run_cote_explain(args: argparse.Namespace) -> int:
             f"cote {r['cote_before']}  place {r['rank']}/{r['n']}  "
             f"PE {r['pe']:+d}  B {r['bonus']:+d}  PJ {pj}  → {r['cote_after']}"
         )
+    return 0
+
+
+def _explain_without_cote(wh: Warehouse, tables: list[str], player_id: str) -> int:
+    """A player known to the warehouse who played no rated classique tournament: say so,
+    with what the warehouse holds of them instead (their duplicate series, the cote of a
+    rating list); 1 only when nothing is known of them at all."""
+    known = (
+        "players" in tables
+        and wh.read("SELECT count(*) AS n FROM players WHERE player_id = ?", [player_id]).item()
+    )
+    if not known:
+        print(f"joueur inconnu : {player_id} (absent de l'entrepôt)", file=sys.stderr)
+        return 1
+    label = _player_label(wh, tables, player_id)
+    print(f"{label} : aucun tournoi classique coté, donc aucune cote calculée ici.")
+    if "results" in tables and "tournaments" in tables:
+        played = wh.read(
+            "SELECT t.discipline, count(*) AS n FROM results r JOIN tournaments t "
+            "USING (tournament_id) WHERE r.player_id = ? GROUP BY 1 ORDER BY 1",
+            [player_id],
+        )
+        for discipline, n in played.iter_rows():
+            print(f"  tournois {discipline} : {n}")
+    if "rating_lists" in tables:
+        listed = wh.read(
+            "SELECT as_of, cote, series FROM rating_lists WHERE player_id = ? "
+            "AND (cote IS NOT NULL OR series IS NOT NULL) ORDER BY as_of DESC LIMIT 1",
+            [player_id],
+        )
+        for as_of, cote, series in listed.iter_rows():
+            parts = [f"cote {cote}" if cote is not None else ""]
+            parts.append(f"série {series}" if series else "")
+            print(f"  liste de classement du {as_of} : {', '.join(p for p in parts if p)}")
+    if "series_classification" in tables:
+        classes = wh.read(
+            "SELECT season, series, super_serie, criterion, value FROM series_classification "
+            "WHERE player_id = ? ORDER BY season",
+            [player_id],
+        )
+        for season, series, superserie, criterion, value in classes.iter_rows():
+            held = "super-série" if superserie else f"série {series}"
+            name = CRITERIA.get(criterion or "", criterion)
+            unit = "" if criterion == "pc" else " %"
+            measure = "" if value is None else f" ({name} {value:.2f}{unit})".replace(".", ",")
+            print(f"  duplicate, fin de saison {season} : {held}{measure}")
+    print("  (détail des séries et des %N1–%N4 : la fiche du joueur dans les rapports)")
     return 0
 
 

@@ -27,6 +27,7 @@ nightly_build = dg.ScheduleDefinition(
     job=ingest_exports,
     cron_schedule="0 2 * * *",
     execution_timezone="Europe/Paris",
+    default_status=dg.DefaultScheduleStatus.RUNNING,
     description="Full rebuild every night at 02:00 (Paris); the season sensor then "
     "brings every season whose inputs changed up to date.",
 )
@@ -35,6 +36,7 @@ nightly_build = dg.ScheduleDefinition(
 @dg.sensor(
     job=ingest_exports,
     minimum_interval_seconds=60,
+    default_status=dg.DefaultSensorStatus.RUNNING,
     description="Starts a build when an export is added, changed, renamed or removed in "
     "the raw folder (keyed on the content hash of the whole folder).",
 )
@@ -75,6 +77,7 @@ _IN_PROGRESS = [
 @dg.sensor(
     jobs=[build_season, build_year, build_site],
     minimum_interval_seconds=60,
+    default_status=dg.DefaultSensorStatus.RUNNING,
     description="Builds, one at a time and in order, each season, then each calendar year, "
     "whose inputs, code or parameters changed since it was last built (fingerprints written "
     "by the ingest); once every one is up to date, rebuilds the index and player pages.",

@@ -15,6 +15,7 @@ from pathlib import PurePath
 import polars as pl
 
 from pipelines.ingest import validate
+from pipelines.ingest.attribution import export_mark, season_of_mark
 from pipelines.ingest.errors import ExportError
 from pipelines.ingest.kinds import plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
@@ -29,6 +30,7 @@ from pipelines.ingest.schema import (
     export_kinds,
 )
 from transforms.calendar import SeasonCalendar, ordered_events
+from transforms.tables import inputs_of
 from transforms.tables import table as declared
 
 INGEST_LOG = declared("ingest_log")
@@ -109,6 +111,7 @@ class FileRecord:
     rejected: str | None  # the message when the file is rejected by itself
     note: str | None  # e.g. ranks renumbered
     headers: dict[str, dict[str, str]]  # per place (`_where`): column → header written
+    dated: str | None = None  # what tells the export's season (`attribution.export_mark`)
 
 
 @dataclass
@@ -191,6 +194,8 @@ def stage_files(
             else _empty_typed(k)
             for k in _kinds()
         }
+    for key, record in records.items():
+        record.dated = export_mark(key, files.get(key))
     return Staged(frames, records)
 
 
@@ -273,7 +278,7 @@ def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
     tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
     for plugin in plugins():
         tables[plugin.table] = plugin.rows(kept[plugin.kind.name])
-    log = _log(records, rejected, kept["results"])
+    log = _log(records, rejected, kept["results"], calendar)
     return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
@@ -383,9 +388,11 @@ def _players(
         pl.col("end_date").max().alias("last_tournament_date"),
         pl.len().cast(pl.Int64).alias("tournaments"),
     )
+    # known only from a rating list: the names of their latest list that gives them
     only_listed = (
-        ratings.select("player_id")
-        .unique()
+        ratings.sort("as_of")
+        .group_by("player_id")
+        .agg(pl.col("last_name", "first_name").drop_nulls().last())
         .join(from_results.select("player_id"), on="player_id", how="anti")
     )
     return (
@@ -397,7 +404,10 @@ def _players(
 
 
 def _log(
-    records: Mapping[str, FileRecord], rejected: Mapping[str, str], results: pl.DataFrame
+    records: Mapping[str, FileRecord],
+    rejected: Mapping[str, str],
+    results: pl.DataFrame,
+    calendar: SeasonCalendar,
 ) -> pl.DataFrame:
     """One row per file of the raw folder, in path order."""
     tournaments_per_file = dict(
@@ -412,6 +422,7 @@ def _log(
             "rows": record.rows,
             "tournaments": 0 if path in rejected else int(tournaments_per_file.get(path, 0)),
             "message": rejected.get(path, record.note),
+            "season": season_of_mark(record.dated, calendar),
         }
         for path, record in sorted(records.items())
     ]
@@ -427,6 +438,7 @@ def _fingerprints(
     tables: Mapping[str, pl.DataFrame],
     key_of: Callable[[pl.Expr], pl.Expr],
     schema: pl.Schema,
+    partition: str,
 ) -> pl.DataFrame:
     """A hash per partition (`key_of` maps a date column to the partition key) of every input
     its computations may read: its tournaments with their rows in every table keyed by
@@ -434,14 +446,16 @@ def _fingerprints(
     `dated_by`), chained with the previous partition's hash — so a change in a partition
     changes its fingerprint and every later one, never an earlier one. Rows dated before
     the first partition or not dated at all, and tables with neither tournament nor date,
-    start the chain."""
+    start the chain. Only the tables the partition's families read count
+    (`transforms.tables.inputs_of`): a circuit's calendar never rebuilds a season."""
     tournaments = tables["tournaments"].with_columns(key_of(pl.col("end_date")).alias("_key"))
     keys = sorted(tournaments["_key"].drop_nulls().unique().to_list())
     dated_by = _DATED_BY | {p.table: p.dated_by for p in plugins() if p.dated_by}
     dated_via = {p.table: p.dated_via for p in plugins() if p.dated_via}
     keyed: dict[str, pl.DataFrame] = {}
     undated: list[pl.DataFrame] = []
-    for name in sorted(set(tables) - _NOT_INPUTS - set(dated_via)):
+    read = set(inputs_of(partition)) & set(tables)
+    for name in sorted(read - _NOT_INPUTS - set(dated_via)):
         frame = tables[name]
         if name == "tournaments":
             keyed[name] = tournaments
@@ -456,7 +470,7 @@ def _fingerprints(
         else:
             undated.append(frame)
     for name, (column, other) in sorted(dated_via.items()):
-        if name not in tables:
+        if name not in read:
             continue
         if other not in keyed:
             undated.append(tables[name])
@@ -492,12 +506,12 @@ def season_fingerprints(
     tables: Mapping[str, pl.DataFrame], calendar: SeasonCalendar
 ) -> pl.DataFrame:
     """`season, fingerprint` of every season holding a tournament (`_fingerprints`)."""
-    return _fingerprints(tables, calendar.season_expr, SEASON_FINGERPRINTS.schema)
+    return _fingerprints(tables, calendar.season_expr, SEASON_FINGERPRINTS.schema, "season")
 
 
 def year_fingerprints(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     """`year, fingerprint` of every calendar year holding a tournament (the regional
     circuits' partitions, `_fingerprints`)."""
     return _fingerprints(
-        tables, lambda date: date.dt.year().cast(pl.String), YEAR_FINGERPRINTS.schema
+        tables, lambda date: date.dt.year().cast(pl.String), YEAR_FINGERPRINTS.schema, "year"
     )

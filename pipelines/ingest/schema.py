@@ -151,7 +151,9 @@ RATING_LIST = Kind(
     name="rating_list",
     label="liste de classement",
     required=("player_id", "as_of"),
-    optional=("cote", "elo", "elo_games", "series"),
+    # last_name, first_name: a list may name its players (shown for those known only
+    # from it).
+    optional=("cote", "elo", "elo_games", "series", "last_name", "first_name"),
     signature=frozenset({"as_of", "cote", "elo", "elo_games"}),
     dtypes={
         "player_id": _STR,
@@ -160,6 +162,8 @@ RATING_LIST = Kind(
         "elo": _FLOAT,
         "elo_games": _INT,
         "series": _STR,
+        "last_name": _STR,
+        "first_name": _STR,
     },
 )
 

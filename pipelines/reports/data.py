@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import cached_property
 from pathlib import Path
 
 import polars as pl
@@ -10,11 +11,62 @@ import polars as pl
 from pipelines.reference.federations import load_federations
 from pipelines.reference.seasons import load_calendar
 from pipelines.reference.series import load_series_quotas
+from pipelines.reports.page import Rejected
 from pipelines.resources import REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from transforms.calendar import ordered_events
+from transforms.federations import AliasTable
 from transforms.series import federation_key_expr
 from transforms.tables import TableSchemaError, table
+
+
+class WarehouseMissingError(FileNotFoundError):
+    """No warehouse where a notebook or a report looks for one."""
+
+
+def notebook_warehouse(path: str | Path | None = None) -> Path:
+    """The warehouse a notebook reads: `path`, else `CLASSEMENT_WAREHOUSE`, else the
+    project's `data/warehouse.duckdb` — an absolute path, whatever folder the notebook was
+    started from; a clear French error when there is no such file (never empty tables)."""
+    import os
+
+    from pipelines.resources import DEFAULT_WAREHOUSE
+
+    chosen = Path(path or os.environ.get("CLASSEMENT_WAREHOUSE") or DEFAULT_WAREHOUSE)
+    resolved = chosen.expanduser().resolve()
+    if not resolved.is_file():
+        raise WarehouseMissingError(
+            f"Entrepôt introuvable : {resolved} (dossier courant : {Path.cwd()}). Construisez-"
+            "le avec « classement build », ou indiquez son chemin dans la variable "
+            "CLASSEMENT_WAREHOUSE."
+        )
+    return resolved
+
+
+def display_frame(
+    frame: pl.DataFrame,
+    columns: dict[str, str],
+    decimals: dict[str, int] | None = None,
+) -> pl.DataFrame:
+    """A frame for readers (the notebooks): the `columns` kept, renamed to their French
+    label, numbers in French format (`decimals` per column, 0 by default: thin space
+    between thousands, decimal comma), dates as 15/01/2025."""
+    from pipelines.reports.html import fmt_date, fmt_number
+
+    places = decimals or {}
+    out: dict[str, list[object]] = {}
+    for name, label in columns.items():
+        series = frame[name]
+        if series.dtype.is_numeric() and series.dtype != pl.Boolean:
+            digits = places.get(name, 0)
+            out[label] = [None if v is None else fmt_number(v, digits) for v in series.to_list()]
+        elif series.dtype == pl.Date:
+            out[label] = [None if v is None else fmt_date(v) for v in series.to_list()]
+        elif series.dtype == pl.Boolean:
+            out[label] = [None if v is None else ("oui" if v else "non") for v in series]
+        else:
+            out[label] = series.to_list()
+    return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
 
 
 class ReportData:
@@ -75,10 +127,53 @@ class ReportData:
         frame = ordered_events(self.table("tournaments"))
         return frame if season is None else frame.filter(pl.col("season") == season)
 
+    # ------------------------------------------------------------------ data quality
+
+    def rejected_exports(self, season: str | None = None) -> list[Rejected]:
+        """The exports the build refused (`ingest_log`), in path order: all of them, or
+        those of `season` and those whose season is unknown (named in every report)."""
+        log = self.table("ingest_log").filter(pl.col("status") == "rejected")
+        if season is not None:
+            log = log.filter((pl.col("season") == season) | pl.col("season").is_null())
+        return [
+            Rejected(path, message or path, of)
+            for path, message, of in log.sort("path").select("path", "message", "season").rows()
+        ]
+
+    def as_of(self, season: str | None = None) -> dt.date | None:
+        """The data's as-of date: the latest tournament end date or rating-list date (of
+        `season` when given), None when nothing is loaded."""
+        ends = self.tournaments(season)["end_date"].drop_nulls().to_list()
+        lists = self.table("rating_lists")["as_of"].drop_nulls()
+        if season is not None:
+            start, end = self.season_bounds(season)
+            lists = lists.filter((lists >= start) & (lists <= end))
+        dates = [*ends, *lists.to_list()]
+        return max(dates) if dates else None
+
+    def federation_label(self, written: str | None) -> str | None:
+        """A federation as readers know it: « France (FRA) » for a known spelling
+        (`data/reference/federations.csv`), else as written."""
+        if written is None or not written.strip():
+            return None
+        table = self._federations
+        code = table.code_of(written) if table is not None else None
+        return f"{table.name(code)} ({code})" if table is not None and code else written.strip()
+
+    @cached_property
+    def _federations(self) -> AliasTable | None:
+        """The alias table of federations; None without one (names shown as written)."""
+        try:
+            return load_federations(self.reference_dir)
+        except (OSError, ValueError):
+            return None
+
     # ------------------------------------------------------------------ players
 
     def player_names(self) -> pl.DataFrame:
-        """`player_id, name, federation, club`: name is « NOM Prénom », else the licence."""
+        """`player_id, name, federation, club, named`: name is « NOM Prénom », else the
+        licence; `named` is false for a player with no name anywhere (one known only from
+        a rating list that names nobody)."""
         players = self.table("players")
         name = pl.concat_str(
             [pl.col("last_name").fill_null(""), pl.col("first_name").fill_null("")],
@@ -89,6 +184,7 @@ class ReportData:
             pl.when(name == "").then(pl.col("player_id")).otherwise(name).alias("name"),
             "federation",
             "club",
+            (name != "").alias("named"),
         )
 
     def names(self) -> dict[str, str]:

@@ -97,6 +97,13 @@ def fmt_signed(value: object, decimals: int = 0) -> str:
     return sign + fmt_number(number, decimals)
 
 
+def count_of(count: int, singular: str, plural: str | None = None) -> str:
+    """`1 tournoi`, `3 tournois`, `0 tournoi`, `1 234 joueurs`: a count in French format and
+    its noun agreed (0 and 1 take the singular; `plural` when not singular + « s »)."""
+    noun = singular if abs(count) <= 1 else (plural or singular + "s")
+    return f"{fmt_number(count)} {noun}"
+
+
 def fmt_date(value: dt.date | None) -> str:
     return value.strftime("%d/%m/%Y") if value is not None else "—"
 
@@ -122,8 +129,10 @@ def table(
         body.append("<tr>" + "".join(cells) + "</tr>")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(class_)}"' if class_ else ""
+    # in a box of its own that scrolls sideways on a narrow screen (never the page)
     return Html(
-        f"<table{cls}>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f'<div class="scroll"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
 

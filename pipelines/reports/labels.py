@@ -19,6 +19,50 @@ CRITERIA = {
     "super_serie_pct": "% super-série",
 }
 DISCIPLINES = {"duplicate": "Duplicate", "classique": "Classique", "dcdl": "DCDL"}
+# Tournament categories as exports write them (cote_categories.csv, the simulator's
+# duplicate events) → the words a reader knows.
+CATEGORIES = {
+    "mondial": "Mondial",
+    "international": "International",
+    "national": "National",
+    "championnat": "Championnat",
+    "regional": "Régional",
+    "régional": "Régional",
+    "open": "Open",
+    "club": "Club",
+    "homologue": "Homologué",
+    "homologué": "Homologué",
+    "masters": "Masters",
+    "wespa": "WESPA (anglophone)",
+}
+
+
+def category_label(category: str | None) -> str | None:
+    """« Régional » for `regional`; an unknown category as written."""
+    if category is None:
+        return None
+    return CATEGORIES.get(category.strip().lower(), category)
+
+
+def series_long(series: str | None) -> str:
+    """A series spelled out for readers: « Série 3 (internationale) », « Série 7
+    (nouveaux licenciés) », « Super-série (élite de la série 1) »."""
+    if series is None:
+        return "—"
+    label = series_label(series)
+    return f"{label} ({SERIES_KINDS[series]})" if series in SERIES_KINDS else label
+
+
+SERIES_KINDS = {
+    "SS": "élite de la série 1",
+    "1": "internationale",
+    "2": "internationale",
+    "3": "internationale",
+    "4": "internationale",
+    "5": "nationale",
+    "6": "nationale",
+    "7": "nouveaux licenciés",
+}
 # Movement code → (plural label, colour) for charts and tables.
 MOVEMENTS = {
     "promoted": ("Promus", PALETTE[2]),
@@ -77,6 +121,7 @@ def national_value(rule: str | None, value: float | None) -> str | None:
 
 __all__ = [
     "BAR_KINDS",
+    "CATEGORIES",
     "CRITERIA",
     "DISCIPLINES",
     "MOVEMENTS",
@@ -84,7 +129,10 @@ __all__ = [
     "NATIONAL_CRITERIA",
     "NATIONAL_RULES",
     "NOTICES",
+    "SERIES_KINDS",
+    "category_label",
     "national_value",
     "series_label",
+    "series_long",
     "series_sort_key",
 ]

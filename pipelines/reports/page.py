@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from plotly.offline import get_plotlyjs
 
-from pipelines.reports.html import Html, esc
+from pipelines.reports.html import Html, count_of, esc, fmt_date, link
 
 # Plotly in French (months, days, number separators, mode bar) and the chart loader: each
 # chart marks its div `data-rendered` once drawn (the PDF printer and the tests wait on it).
@@ -28,13 +30,54 @@ Plotly.register({moduleType: "locale", name: "fr", dictionary: {
   shortMonths: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.",
     "oct.", "nov.", "déc."],
   date: "%d/%m/%Y", decimal: ",", thousands: "\\u202f"}});
+// On a narrow screen (a phone) the legend goes below the chart, under the axis titles,
+// the chart growing by its height; the side margins shrink.
+var NARROW = 600;
+var LEGEND_ROW = 22;
 window.classementPlot = function (id, spec) {
   var div = document.getElementById(id);
-  Plotly.newPlot(div, spec.data, spec.layout, spec.config).then(function () {
+  var layout = spec.layout || {};
+  if (window.innerWidth < NARROW) {
+    layout = Object.assign({}, layout);
+    var entries = (spec.data || []).filter(function (t) {
+      return t.showlegend !== false;
+    }).length;
+    var shown = layout.showlegend === true || (layout.showlegend !== false && entries > 1);
+    var m = Object.assign({}, layout.margin || {});
+    m.l = Math.min(m.l === undefined ? 60 : m.l, 48);
+    m.r = Math.min(m.r === undefined ? 20 : m.r, 12);
+    if (shown) {
+      var extra = LEGEND_ROW * entries + 10;
+      layout.legend = Object.assign({}, layout.legend || {}, {orientation: "h", x: 0,
+        xanchor: "left", xref: "container", y: 0, yanchor: "bottom", yref: "container"});
+      m.b = (m.b === undefined ? 50 : m.b) + extra;
+      layout.height = (layout.height || div.clientHeight || 420) + extra;
+      div.style.height = layout.height + "px";
+    }
+    layout.margin = m;
+  }
+  Plotly.newPlot(div, spec.data, layout, spec.config).then(function () {
     div.setAttribute("data-rendered", "true");
   });
 };
 """
+
+# Printed from the browser (or by `pdf.print_pdfs`), every list is opened first.
+PRINT_JS = """
+// Printed from the browser, every list (<details>) is opened: the paper holds it all.
+window.classementOpenDetails = function () {
+  Array.prototype.forEach.call(document.querySelectorAll("details"), function (d) {
+    d.open = true;
+  });
+};
+window.addEventListener("beforeprint", window.classementOpenDetails);
+if (window.matchMedia) {
+  var printing = window.matchMedia("print");
+  var opened = function (e) { if (e.matches) { window.classementOpenDetails(); } };
+  if (printing.addEventListener) { printing.addEventListener("change", opened); }
+}
+"""
+LOADER_JS += PRINT_JS
 
 CSS = """
 :root { --ink: #1d2433; --muted: #5b6475; --line: #d9dee7; --accent: #1f5fa8; }
@@ -70,6 +113,26 @@ dl.facts dd { margin: 0; }
 .grid-2 { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .8rem;
   border-top: 1px solid var(--line); }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll > table { margin-top: 0; }
+aside.notice { border: 1px solid var(--line); border-left: 4px solid #2e9a4b;
+  background: #f5faf6; padding: .4rem .8rem; margin: .6rem 0 1rem; font-size: .85rem; }
+aside.notice.warn { border-left-color: #c23b3b; background: #fdf3f2; }
+aside.notice p { margin: .2rem 0; }
+aside.notice ul { margin: .2rem 0 .3rem; padding-left: 1.2rem; }
+aside.notice li { overflow-wrap: anywhere; }
+details > summary { cursor: pointer; }
+dl.glossary dt { font-weight: bold; margin-top: .6rem; }
+dl.glossary dd { margin: .1rem 0 0 1.2rem; }
+@media (max-width: 600px) {
+  body { padding: .6rem; font-size: 14px; }
+  header.page h1 { font-size: 1.3rem; }
+  nav.toc ol { columns: 1; }
+  .grid-2 { display: block; }
+  .search input { width: 100%; }
+  dl.facts { grid-template-columns: 1fr; }
+  dl.facts dd { margin-bottom: .3rem; }
+}
 @page { size: A4; margin: 12mm 10mm; }
 @media print {
   body { max-width: none; padding: 0; font-size: 11px; }
@@ -78,6 +141,9 @@ footer { margin-top: 2rem; color: var(--muted); font-size: .8rem;
   section.report-section:first-of-type { break-before: auto; page-break-before: auto; }
   a { color: inherit; text-decoration: none; }
   .grid-2 { display: block; }
+  .scroll { overflow: visible; }
+  details > summary { list-style: none; font-weight: bold; }
+  details::details-content { content-visibility: visible; display: contents; }
 }
 """
 
@@ -95,16 +161,84 @@ def generated_at() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(microsecond=0, tzinfo=None)
 
 
+GLOSSARY_PAGE = "glossaire.html"  # at the root of the reports folder
+
+
+def generation_line(as_of: dt.date | None, when: dt.datetime | None = None) -> str:
+    """« Généré le 15/01/2025 à 12 h 00 (UTC) à partir des exports reçus jusqu'au … »."""
+    moment = when or generated_at()
+    line = f"Généré le {fmt_date(moment.date())} à {moment:%H} h {moment:%M} (UTC)"
+    if as_of is None:
+        return line + " ; aucun export chargé."
+    return (
+        f"{line} à partir des exports reçus jusqu'au {fmt_date(as_of)} (date du dernier "
+        "tournoi ou de la dernière liste de classement chargés)."
+    )
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """An export the build refused, for the data-quality notice."""
+
+    path: str
+    message: str
+    season: str | None  # None: its season is unknown (named in every report)
+
+
+def notice(
+    as_of: dt.date | None,
+    rejected: Sequence[Rejected],
+    *,
+    scope: str,
+    glossary: str,
+    show_season: bool = False,
+) -> Html:
+    """The data-quality notice at the top of every page: when it was generated, from which
+    data, each rejected export of its scope (`scope`: « pour cette saison »…) with its
+    reason, or that none was, and the link to the glossary."""
+    parts = [f"<p>{esc(generation_line(as_of))}</p>"]
+    if rejected:
+        items = []
+        for r in rejected:
+            where = r.season or "saison inconnue"
+            prefix = f"[{where}] " if show_season or r.season is None else ""
+            items.append(f"<li>{esc(prefix)}{esc(r.message)}</li>")
+        counted = count_of(len(rejected), "export refusé", "exports refusés")
+        parts.append(
+            f"<p><strong>Avis sur les données : {esc(counted)} "
+            f"{esc(scope)}.</strong> "
+            + (
+                "Ce qu'il contient manque aux chiffres ci-dessous ; corrigez-le et relancez "
+                "le calcul.</p>"
+                if len(rejected) == 1
+                else "Ce qu'ils contiennent manque aux chiffres ci-dessous ; corrigez-les et "
+                "relancez le calcul.</p>"
+            )
+            + f"<ul>{''.join(items)}</ul>"
+        )
+        cls = "notice warn"
+    else:
+        parts.append(
+            f"<p><strong>Avis sur les données :</strong> aucun export refusé {esc(scope)}.</p>"
+        )
+        cls = "notice"
+    parts.append(f"<p>{link(glossary, 'Glossaire')} : les termes et sigles des rapports.</p>")
+    return Html(f'<aside class="{cls}" id="data-notice">{"".join(parts)}</aside>')
+
+
 @cache
 def plotly_js() -> str:
     """plotly.min.js of the installed plotly package (no CDN: the pages work offline)."""
     return get_plotlyjs()
 
 
-def page(title: str, body: Html, *, plotly_src: str | None = None) -> str:
+def page(title: str, body: Html, *, plotly_src: str | None = None, with_plotly: bool = True) -> str:
     """A complete HTML document. plotly.js is embedded once in the head when `plotly_src`
-    is None, else loaded from that relative path (the site's shared copy)."""
-    if plotly_src is None:
+    is None, else loaded from that relative path (the site's shared copy); a page without
+    charts (`with_plotly=False`) loads none."""
+    if not with_plotly:
+        plotly = ""
+    elif plotly_src is None:
         plotly = f"<script>{plotly_js()}</script>"
     else:
         plotly = f'<script src="{esc(plotly_src)}"></script>'
@@ -113,5 +247,6 @@ def page(title: str, body: Html, *, plotly_src: str | None = None) -> str:
         '<html lang="fr">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n"
-        f"{plotly}\n<script>{LOADER_JS}</script>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"{plotly}\n<script>{LOADER_JS if with_plotly else PRINT_JS}</script>\n</head>\n"
+        f"<body>\n{body}\n</body>\n</html>\n"
     )

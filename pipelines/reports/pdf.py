@@ -35,6 +35,8 @@ CHROMIUM_ARGS = (
     "--disable-sync",
 )
 CHARTS_DRAWN = "() => document.querySelectorAll('.plot:not([data-rendered])').length === 0"
+# The PDF is the page printed whole: every list (<details>) opened first.
+OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 
 
 class ChromiumMissingError(RuntimeError):
@@ -157,6 +159,7 @@ def _print_page(
         url = REPORTS_URL + html_path.resolve().relative_to(root).as_posix()
         page.goto(url, wait_until="load", timeout=timeout_ms)
         page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
+        page.evaluate(OPEN_DETAILS)
         page.evaluate("document.fonts.ready")
         if errors:
             raise RuntimeError(f"{html_path}: erreur JavaScript : {errors[0]}")

@@ -8,7 +8,7 @@ from pathlib import Path
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, link, tag, write_atomic
 from pipelines.reports.layout import report_path
-from pipelines.reports.page import page
+from pipelines.reports.page import GLOSSARY_PAGE, notice, page
 from pipelines.reports.section import Chart, Section, chart_html, chart_id
 from pipelines.reports.sections import discover
 
@@ -44,12 +44,21 @@ def render_season_report(
     header = Html(
         '<nav class="breadcrumb no-print">'
         f"{link('../index.html', '← Toutes les saisons')} · "
-        f"{link(f'rapport-{season}.pdf', 'Version PDF')}</nav>"
+        f"{link(f'rapport-{season}.pdf', 'Version PDF')} · "
+        f"{link(f'../{GLOSSARY_PAGE}', 'Glossaire')}</nav>"
         '<header class="page">'
         f"<h1>Rapport de la saison {esc(season)}</h1>"
         "<p>Classements et classifications des fédérations francophones de Scrabble : cotes "
         "et Elo (classique), séries duplicate. Les séries calculées en fin de saison "
         "s'appliquent à la saison suivante.</p></header>"
+        + notice(
+            data.as_of(season),
+            data.rejected_exports(season),
+            scope="pour cette saison",
+            glossary=f"../{GLOSSARY_PAGE}",
+        )
+        + '<p class="note">Sigles et termes (PE, B, PJ, PC, %N1–%N4, barre d\'accès, '
+        "super-série…) : voir le glossaire.</p>"
         f'<nav class="toc"><strong>Sommaire</strong><ol>{toc}</ol></nav>'
     )
     footer = Html(

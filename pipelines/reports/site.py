@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,10 @@ import polars as pl
 from pipelines.reports.charts import axis, base_layout, cote_trajectories, elo_trajectories
 from pipelines.reports.charts import line_trace as _line
 from pipelines.reports.data import ReportData
+from pipelines.reports.glossary import write_glossary
 from pipelines.reports.html import (
     Html,
+    count_of,
     definition_list,
     esc,
     fmt_date,
@@ -31,12 +34,22 @@ from pipelines.reports.html import (
     table,
     write_atomic,
 )
-from pipelines.reports.labels import CRITERIA, DISCIPLINES, MOVEMENT_LABELS, series_label
+from pipelines.reports.labels import (
+    CRITERIA,
+    DISCIPLINES,
+    MOVEMENT_LABELS,
+    series_label,
+    series_long,
+)
 from pipelines.reports.layout import CIRCUITS_DIR, PLAYERS_DIR, SEASON_DIR, YEAR_DIR
-from pipelines.reports.page import page, plotly_js
+from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page, plotly_js
 from pipelines.reports.player_blocks import PlayerBlock, by_player
 from pipelines.reports.player_blocks import discover as discover_blocks
 from pipelines.reports.section import Chart, chart_html
+from transforms.calendar import next_season
+from transforms.series_labels import SERIES_ORDER, series_level
+
+SERIES_STEPS = {label: step for step, label in enumerate(SERIES_ORDER)}
 
 PLOTLY_ASSET = Path("assets") / "plotly.min.js"
 
@@ -83,11 +96,14 @@ def render_index(data: ReportData) -> str:
         )
         for s in seasons
     }
+    rejected = data.rejected_exports()
+    refused = {s: sum(1 for r in rejected if r.season == s) for s in seasons}
     season_rows = [
         (
             link(f"{s}/index.html", f"Saison {s}"),
             fmt_number(per_season[s][0]),
             fmt_number(per_season[s][1]),
+            fmt_number(refused[s]),
             link(f"{s}/index.html", "rapport HTML"),
             link(f"{s}/rapport-{s}.pdf", "rapport PDF"),
         )
@@ -97,11 +113,18 @@ def render_index(data: ReportData) -> str:
         '<header class="page"><h1>Classements des fédérations francophones de Scrabble</h1>'
         "<p>Rapports de saison (cotes, Elo, séries duplicate) et fiches des joueurs.</p>"
         "</header>",
+        notice(
+            data.as_of(),
+            rejected,
+            scope="dans ce calcul",
+            glossary=GLOSSARY_PAGE,
+            show_season=True,
+        ),
         "<h2>Saisons</h2>",
         table(
-            ["Saison", "Tournois", "Joueurs", "Rapport", "Impression"],
+            ["Saison", "Tournois", "Joueurs", "Exports refusés", "Rapport", "Impression"],
             season_rows,
-            numeric=(1, 2),
+            numeric=(1, 2, 3),
         ),
     ]
     if seasons:
@@ -109,25 +132,40 @@ def render_index(data: ReportData) -> str:
             "data": [
                 {
                     "type": "bar",
-                    "name": "Tournois",
+                    "name": "Tournois (axe de gauche)",
                     "x": seasons,
                     "y": [per_season[s][0] for s in seasons],
-                    "hovertemplate": "%{x} : %{y} tournois<extra></extra>",
+                    "offsetgroup": "tournois",
+                    "text": [count_of(per_season[s][0], "tournoi") for s in seasons],
+                    "hovertemplate": "%{x} : %{text}<extra></extra>",
+                    "textposition": "none",
                 },
                 {
                     "type": "bar",
-                    "name": "Joueurs",
+                    "name": "Joueurs (axe de droite)",
                     "x": seasons,
                     "y": [per_season[s][1] for s in seasons],
                     "yaxis": "y2",
-                    "hovertemplate": "%{x} : %{y} joueurs<extra></extra>",
+                    "offsetgroup": "joueurs",
+                    "text": [count_of(per_season[s][1], "joueur") for s in seasons],
+                    "hovertemplate": "%{x} : %{text}<extra></extra>",
+                    "textposition": "none",
                 },
             ],
             "layout": base_layout(
                 barmode="group",
+                bargap=0.3,
                 xaxis=axis("Saison", type="category"),
-                yaxis=axis("Tournois"),
-                yaxis2=axis("Joueurs", overlaying="y", side="right", showgrid=False),
+                yaxis=axis("Tournois", rangemode="tozero", tickformat=",d"),
+                yaxis2=axis(
+                    "Joueurs",
+                    overlaying="y",
+                    side="right",
+                    showgrid=False,
+                    rangemode="tozero",
+                    tickformat=",d",
+                    dtick=_round_step(max(per_season[s][1] for s in seasons)),
+                ),
                 legend={"orientation": "h", "y": 1.12, "x": 0},
                 margin={"l": 60, "r": 60, "t": 40, "b": 50},
             ),
@@ -139,7 +177,8 @@ def render_index(data: ReportData) -> str:
                 1,
             )
         )
-    players = data.player_names().sort("name", "player_id")
+    # players known only from a rating list that names nobody have nothing to show
+    players = data.player_names().filter(pl.col("named")).sort("name", "player_id")
     parts += [
         "<h2>Joueurs</h2>",
         '<div class="search no-print"><label for="player-filter">Filtrer (nom, licence, club) : '
@@ -151,7 +190,7 @@ def render_index(data: ReportData) -> str:
                 (
                     link(f"{PLAYERS_DIR}/{player_filename(r['player_id'])}", r["name"]),
                     r["player_id"],
-                    r["federation"],
+                    data.federation_label(r["federation"]),
                     r["club"],
                 )
                 for r in players.iter_rows(named=True)
@@ -165,6 +204,16 @@ def render_index(data: ReportData) -> str:
         Html("".join(parts)),
         plotly_src=PLOTLY_ASSET.as_posix(),
     )
+
+
+def _round_step(top: int) -> int:
+    """A round tick step (1, 2 or 5 × 10ⁿ) giving about five ticks up to `top`."""
+    rough = max(top, 1) / 5
+    power = 10 ** max(len(str(int(rough))) - 1, 0)
+    for factor in (1, 2, 5, 10):
+        if factor * power >= rough:
+            return factor * power
+    return 10 * power
 
 
 def remove_gone_reports(data: ReportData, reports: Path) -> list[Path]:
@@ -187,6 +236,7 @@ def remove_gone_reports(data: ReportData, reports: Path) -> list[Path]:
 
 def write_index(data: ReportData, reports: Path) -> Path:
     remove_gone_reports(data, reports)
+    write_glossary(reports)
     path = reports / "index.html"
     write_atomic(path, render_index(data))
     return path
@@ -210,11 +260,42 @@ class _PlayerData:
     cote_ranking: Mapping[str, pl.DataFrame]
     elo_ranking: Mapping[str, pl.DataFrame]
     blocks: tuple[tuple[PlayerBlock, Any], ...]  # the families' blocks, each loaded once
+    listed: Mapping[str, pl.DataFrame]  # rating lists, by date
+    standings: Mapping[str, pl.DataFrame]
+    published: Mapping[str, pl.DataFrame]  # the FFSc's published series (comparison rows)
+    events: Mapping[str, tuple[str, dt.date | None, float]]  # id → name, end, weight
+    divisor: float  # the series' minimum divisor D
+    federations: Mapping[str, str | None]  # as written → « France (FRA) »
+    rejected: tuple[Rejected, ...]
+    as_of: dt.date | None
+    season_end: Callable[[str], dt.date]
+
+
+def _event_weights(data: ReportData) -> dict[str, tuple[str, dt.date | None, float]]:
+    from pipelines.reference.series import load_series_params
+    from transforms.series import event_coefficients
+
+    params = load_series_params(data.reference_dir)
+    events = data.tournaments()
+    weights = dict(event_coefficients(events, params).iter_rows())
+    return {
+        r["tournament_id"]: (
+            r["tournament_name"] or r["tournament_id"],
+            r["end_date"],
+            float(weights.get(r["tournament_id"], params.default_coefficient)),
+        )
+        for r in events.iter_rows(named=True)
+    }
 
 
 def _load(data: ReportData) -> _PlayerData:
+    from pipelines.reference.series import load_series_params
+
+    players = data.player_names()
+    written = players["federation"].drop_nulls().unique().sort().to_list()
     return _PlayerData(
-        players=data.player_names().join(
+        # a player with no name anywhere (a rating list that names nobody) gets no page
+        players=players.filter(pl.col("named")).join(
             data.table("players").select(
                 "player_id", "first_tournament_date", "last_tournament_date", "tournaments"
             ),
@@ -230,6 +311,15 @@ def _load(data: ReportData) -> _PlayerData:
         cote_ranking=by_player(data.table("cote_ranking")),
         elo_ranking=by_player(data.table("elo_ranking")),
         blocks=tuple((block, block.load(data)) for block in discover_blocks()),
+        listed=by_player(data.table("rating_lists").sort("as_of", "player_id")),
+        standings=by_player(data.table("series_standings")),
+        published=by_player(data.table("series_comparison").sort("as_of")),
+        events=_event_weights(data),
+        divisor=float(load_series_params(data.reference_dir).minimum_divisor),
+        federations={w: data.federation_label(w) for w in written},
+        rejected=tuple(data.rejected_exports()),
+        as_of=data.as_of(),
+        season_end=data.calendar.end,
     )
 
 
@@ -370,13 +460,16 @@ def _series_table(pid: str, d: _PlayerData) -> Html | None:
         [
             "Saison",
             "Série tenue",
-            "Série pour la saison suivante",
+            "Série calculée ici pour la saison suivante",
             "Sous-série",
             "Mouvement",
             "Critère",
         ],
         rows,
         numeric=(5,),
+        caption="Série tenue : celle que le joueur tenait pendant la saison (écrite sur ses "
+        "résultats, sinon calculée ici ou lue dans une liste) ; le mouvement la compare à la "
+        "série calculée ici en fin de saison.",
     )
 
 
@@ -423,7 +516,7 @@ def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
             DISCIPLINES.get(r["discipline"], r["discipline"]),
             _season_link(r["season"]),
             f"{r['rank']} / {r['players']}" if r["players"] else r["rank"],
-            r["series"],
+            series_label(_level(r["series"])) if _level(r["series"]) else r["series"],
             fmt_number(r["score"]) if r["score"] is not None else None,
         )
         for r in results.iter_rows(named=True)
@@ -435,32 +528,326 @@ def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
     )
 
 
+def _listed_table(pid: str, d: _PlayerData) -> Html | None:
+    """The player's rows of the federations' rating lists (their listed values)."""
+    listed = d.listed.get(pid)
+    if listed is None:
+        return None
+    rows = [
+        (
+            fmt_date(r["as_of"]),
+            fmt_number(r["cote"]) if r["cote"] is not None else None,
+            fmt_number(r["elo"], 1) if r["elo"] is not None else None,
+            fmt_number(r["elo_games"]) if r["elo_games"] is not None else None,
+            series_long(_level(r["series"])) if r["series"] else None,
+            r["source_file"],
+        )
+        for r in listed.iter_rows(named=True)
+    ]
+    return table(
+        ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série", "Fichier"],
+        rows,
+        numeric=(1, 2, 3),
+        caption="Valeurs publiées par les fédérations dans leurs listes de classement.",
+    )
+
+
+@lru_cache(maxsize=256)
+def _level(label: str | None) -> str | None:
+    """The series of a written label (`4B` → `4`, `Série 5` → `5`), None when none."""
+    if label is None:
+        return None
+    return pl.select(series_level(pl.lit(label, dtype=pl.String))).item()
+
+
+# (season, official series or None, where it comes from, computed here or None)
+_SeriesRow = tuple[str, str | None, str | None, str | None]
+
+
+def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
+    """Per season: the official series the player held (written on their latest duplicate
+    result of the season, else the FFSc's published ranking, else the latest rating list
+    up to the season's end) and the one computed here for it (the previous season's
+    classification)."""
+    computed: dict[str, str] = {}
+    classes = d.classification.get(pid)
+    if classes is not None:
+        for r in classes.iter_rows(named=True):
+            computed[next_season(r["season"])] = "SS" if r["super_serie"] else r["series"]
+    written: dict[str, tuple[str, str]] = {}
+    results = d.results.get(pid)
+    if results is not None:
+        duplicate = results.filter(pl.col("discipline") == "duplicate")
+        for r in duplicate.iter_rows(named=True):
+            level = _level(r["series"])
+            if level is not None and r["season"]:
+                name = r["tournament_name"] or r["tournament_id"]
+                when = fmt_date(r["end_date"])
+                written[r["season"]] = (level, f"résultats de « {name} » ({when})")
+    published: dict[str, tuple[str, str]] = {}
+    comparison = d.published.get(pid)
+    if comparison is not None:
+        for r in comparison.iter_rows(named=True):
+            level = _level(r["published_series"])
+            if level is not None:
+                published[r["season"]] = (level, f"classement FFSc du {fmt_date(r['as_of'])}")
+    lists = d.listed.get(pid)
+    seasons = sorted(
+        set(computed) | set(written) | set(published) | _played_seasons(pid, d, "duplicate")
+    )
+    rows: list[_SeriesRow] = []
+    for season in seasons:
+        official = written.get(season) or published.get(season)
+        if official is None and lists is not None:
+            end = d.season_end(season)
+            before = lists.filter(pl.col("as_of") <= end).drop_nulls("series")
+            if before.height:
+                last = before.row(-1, named=True)
+                level = _level(last["series"])
+                if level is not None:
+                    official = (level, f"liste de classement du {fmt_date(last['as_of'])}")
+        rows.append(
+            (
+                season,
+                official[0] if official else None,
+                official[1] if official else None,
+                computed.get(season),
+            )
+        )
+    return rows
+
+
+def _played_seasons(pid: str, d: _PlayerData, discipline: str) -> set[str]:
+    results = d.results.get(pid)
+    if results is None:
+        return set()
+    return set(results.filter(pl.col("discipline") == discipline)["season"].drop_nulls().to_list())
+
+
+def _why(official: str | None, source: str | None, computed: str | None) -> str:
+    """Why the official series and the one computed here differ, in a reader's words."""
+    if official is None and computed is None:
+        return "Aucune série connue pour cette saison."
+    if computed is None:
+        return (
+            "Pas de série calculée ici : le joueur n'a pas de résultat duplicate la saison "
+            "précédente dans les exports reçus ; seule la série officielle compte."
+        )
+    if official is None:
+        return (
+            "Aucune série officielle connue (ni sur les résultats, ni dans une liste) : la "
+            "série calculée ici s'applique."
+        )
+    if official == computed:
+        return "Identiques."
+    steps = SERIES_STEPS.get(computed, 0) - SERIES_STEPS.get(official, 0)
+    side = "plus basse" if steps > 0 else "plus haute"
+    return (
+        f"La série officielle ({source}) est celle que le joueur tient. Celle calculée ici, "
+        f"{side}, vient des barres d'accès de la saison précédente appliquées aux seuls "
+        "exports reçus : un tournoi manquant, des quotas par fédération ou une décision de "
+        "la fédération suffisent à les séparer."
+    )
+
+
+def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
+    """The chart of the official and computed series per season, and the table beside it
+    with the reason they differ."""
+    rows = _series_rows(pid, d)
+    if not rows or all(o is None and c is None for _, o, _, c in rows):
+        return None
+    seasons = [r[0] for r in rows]
+    traces = []
+    for name, index, symbol in (
+        ("Série tenue (officielle)", 1, "circle"),
+        ("Série calculée ici", 3, "diamond-open"),
+    ):
+        values = [SERIES_STEPS.get(r[index] or "") for r in rows]
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "name": name,
+                "x": seasons,
+                "y": values,
+                "text": [series_label(r[index]) if r[index] else "—" for r in rows],
+                "hovertemplate": f"%{{x}} : {name.lower()} %{{text}}<extra></extra>",
+                "marker": {"size": 10 if index == 1 else 12, "symbol": symbol},
+                "line": {"width": 2 if index == 1 else 1, "dash": "solid" if index == 1 else "dot"},
+                "connectgaps": False,
+            }
+        )
+    steps = sorted(SERIES_STEPS.items(), key=lambda kv: kv[1])
+    layout = base_layout(
+        xaxis=axis("Saison", type="category"),
+        yaxis=axis(
+            "Série",
+            autorange="reversed",
+            tickvals=[v for _, v in steps],
+            ticktext=[series_label(k) for k, _ in steps],
+            range=[7.5, -0.5],
+        ),
+        margin={"l": 90, "r": 20, "t": 20, "b": 60},
+    )
+    chart = Chart(
+        "series",
+        {"data": traces, "layout": layout},
+        "Historique des séries : série tenue (officielle) et série calculée ici, par saison",
+        height=300,
+    )
+    body = table(
+        ["Saison", "Série tenue (officielle)", "Source", "Série calculée ici", "Écart"],
+        [
+            (
+                _season_link(season),
+                series_label(official) if official else "—",
+                source,
+                series_label(computed) if computed else "—",
+                _why(official, source, computed),
+            )
+            for season, official, source, computed in rows
+        ],
+        caption="La série calculée ici pour une saison est celle que ce projet a classée à "
+        "la fin de la saison précédente.",
+    )
+    return chart, body
+
+
+def _event_scores_tables(pid: str, d: _PlayerData) -> Html | None:
+    """Per season, each duplicate event's %N1–%N4 and PC, its weight and its share in the
+    season's global percentages."""
+    scores = d.duplicate.get(pid)
+    if scores is None:
+        return None
+    standings = d.standings.get(pid)
+    totals = {} if standings is None else {r["season"]: r for r in standings.iter_rows(named=True)}
+    parts: list[str] = []
+    for season in sorted(scores["season"].unique().to_list()):
+        rows_of = scores.filter(pl.col("season") == season)
+        keyed = []
+        for r in rows_of.iter_rows(named=True):
+            name, end, weight = d.events.get(r["tournament_id"], (r["tournament_id"], None, 1.0))
+            keyed.append((end or dt.date.min, r["tournament_id"], name, end, weight, r))
+        keyed.sort(key=lambda k: (k[0], k[1]))
+        weight_sum = sum(k[4] for k in keyed)
+        divisor = max(weight_sum, d.divisor) or 1.0
+        rows: list[tuple[object, ...]] = []
+        for _, _, name, end, weight, r in keyed:
+            rows.append(
+                (
+                    fmt_date(end),
+                    name,
+                    series_label(r["series"]),
+                    fmt_number(r["place"]),
+                    fmt_number(weight, 2),
+                    f"{fmt_number(100 * weight / divisor, 1)} %",
+                    *(fmt_number(r[f"pct_n{x}"], 2) for x in (1, 2, 3, 4)),
+                    fmt_number(r["pc"], 2),
+                )
+            )
+        total = totals.get(season)
+        if total is not None:
+            rows.append(
+                (
+                    Html("<strong>Saison</strong>"),
+                    count_of(len(keyed), "épreuve"),
+                    "",
+                    "",
+                    fmt_number(total["weight"], 2),
+                    "100 %",
+                    *(
+                        Html(f"<strong>{esc(fmt_number(total[f'pct_n{x}'], 2))}</strong>")
+                        for x in (1, 2, 3, 4)
+                    ),
+                    Html(f"<strong>{esc(fmt_number(total['pc'], 2))}</strong>"),
+                )
+            )
+        parts.append(f"<h3>Saison {esc(season)}</h3>")
+        parts.append(
+            table(
+                [
+                    "Date",
+                    "Épreuve",
+                    "Série tenue",
+                    "Place",
+                    "Poids",
+                    "Part",
+                    "%N1",
+                    "%N2",
+                    "%N3",
+                    "%N4",
+                    "PC",
+                ],
+                rows,
+                numeric=(3, 4, 5, 6, 7, 8, 9, 10),
+            )
+        )
+    caption = (
+        '<p class="note">%Nx de la saison = Σ (poids × %Nx de l\'épreuve) / diviseur, le '
+        "diviseur étant la somme des poids (au moins D = "
+        f"{esc(fmt_number(d.divisor, 2))}) ; la « Part » d'une épreuve est poids / diviseur, "
+        "sa contribution au %Nx de la saison est donc Part × %Nx. Les PC de la saison sont la "
+        "somme des PC des épreuves.</p>"
+    )
+    return Html(caption + "".join(parts))
+
+
 def render_player(pid: str, d: _PlayerData) -> str:
     info = d.players.filter(pl.col("player_id") == pid).row(0, named=True)
     name = info["name"]
+    federation = info["federation"]
     facts = {
         "Licence": pid,
-        "Fédération": info["federation"] or "—",
+        "Fédération": (d.federations.get(federation) if federation else None) or "—",
         "Club": info["club"] or "—",
         "Premier tournoi": fmt_date(info["first_tournament_date"]),
         "Dernier tournoi": fmt_date(info["last_tournament_date"]),
         "Tournois": fmt_number(info["tournaments"]),
     }
+    results = d.results.get(pid)
+    seasons = set() if results is None else set(results["season"].drop_nulls().to_list())
+    rejected = [r for r in d.rejected if r.season is None or r.season in seasons]
     parts: list[str] = [
         f'<nav class="breadcrumb no-print">{link("../index.html", "← Accueil")}</nav>',
         f'<header class="page"><h1>{esc(name)}</h1></header>',
+        notice(
+            d.as_of,
+            rejected,
+            scope="pour les saisons de ce joueur",
+            glossary=f"../{GLOSSARY_PAGE}",
+            show_season=True,
+        ),
         definition_list(facts),
     ]
+    if not info["tournaments"]:
+        parts.append(
+            '<p class="note">Joueur connu seulement par une liste de classement : aucun '
+            "tournoi reçu ; ses valeurs publiées sont ci-dessous.</p>"
+        )
     chart = _trajectory_chart(pid, d)
     if chart is not None:
         parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
     core = [
+        ("Listes de classement", _listed_table(pid, d)),
         ("Classements de fin de saison", _rankings_table(pid, d)),
-        ("Séries duplicate", _series_table(pid, d)),
     ]
     for title, markup in core:
         if markup is not None:
             parts += [f"<h2>{esc(title)}</h2>", markup]
+    history = _series_history(pid, d)
+    if history is not None:
+        chart_number = 2 if chart is not None else 1
+        parts += [
+            "<h2>Historique des séries duplicate</h2>",
+            chart_html("chart-player-series", history[0], chart_number),
+            history[1],
+        ]
+    classified = _series_table(pid, d)
+    if classified is not None:
+        parts += ["<h2>Classement duplicate de fin de saison</h2>", classified]
+    events = _event_scores_tables(pid, d)
+    if events is not None:
+        parts += ["<h2>Épreuves duplicate : %N1 à %N4 et PC</h2>", events]
     if pid in d.cote:
         parts += ["<h2>Évolution de la cote, tournoi par tournoi</h2>", _cote_table(d.cote[pid])]
     if pid in d.elo:

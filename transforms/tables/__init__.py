@@ -58,6 +58,9 @@ class Table:
     grain: str  # "one row per …"
     description: str
     columns: tuple[Column, ...]
+    # An ingest table a rule family adds: the family that reads it (its partitions alone
+    # are rebuilt when it changes). None: every family may read it.
+    feeds: Family | None = None
 
     @property
     def schema(self) -> pl.Schema:
@@ -161,3 +164,11 @@ def families() -> list[Family]:
 
 def tables_of(family: str) -> Iterable[Table]:
     return [t for t in registry().values() if t.family.key == family]
+
+
+def inputs_of(partition: str) -> list[str]:
+    """The ingest tables the families partitioned by `partition` (`season`, `year`) may
+    read: the base tables and the ingest tables of those families (`Table.feeds`)."""
+    return [
+        t.name for t in tables_of("ingest") if t.feeds is None or t.feeds.partition == partition
+    ]

@@ -149,6 +149,7 @@ TABLES = (
             ("tournament_id", STR, "the held edition's tournament"),
             ("source_file", STR),
         ),
+        feeds=FAMILY,
     ),
     Table(
         "published_circuit_rankings",
@@ -165,5 +166,6 @@ TABLES = (
             ("points", FLOAT, "null when the export does not give them"),
             ("source_file", STR),
         ),
+        feeds=FAMILY,
     ),
 )

@@ -31,6 +31,7 @@ TABLES = (
             ("score", INT, "the top stated on the sheet; null when not written"),
             ("source_file", STR),
         ),
+        feeds=FAMILY,
     ),
     Table(
         "game_sheet_audit",

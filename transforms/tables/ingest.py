@@ -24,6 +24,13 @@ TABLES = (
             ("rows", INT),
             ("tournaments", INT),
             ("message", STR, "for a rejected file: file, row, column and what is wrong"),
+            (
+                "season",
+                STR,
+                "season the export belongs to: a season folder of its path, else a date in "
+                "its path, else the first date of its text; null when none "
+                "(`pipelines.ingest.attribution`)",
+            ),
         ),
     ),
     Table(
@@ -100,6 +107,8 @@ TABLES = (
             ("elo", FLOAT),
             ("elo_games", INT),
             ("series", STR),
+            ("last_name", STR, "where the list names its players"),
+            ("first_name", STR),
             ("source_file", STR),
         ),
     ),

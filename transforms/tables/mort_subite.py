@@ -38,6 +38,7 @@ TABLES = (
             ("present", INT, "`1` when the player takes part, else null"),
             ("source_file", STR),
         ),
+        feeds=FAMILY,
     ),
     Table(
         "mort_subite_moves",
@@ -54,6 +55,7 @@ TABLES = (
             ("warning", INT, "`1` when the player was warned on the move, else null"),
             ("source_file", STR),
         ),
+        feeds=FAMILY,
     ),
     Table(
         "mort_subite_qualified",

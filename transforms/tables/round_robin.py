@@ -104,5 +104,6 @@ TABLES = (
             ("player_points_scored", INT, "points scored by the player; null if not given"),
             ("source_file", STR),
         ),
+        feeds=FAMILY,
     ),
 )

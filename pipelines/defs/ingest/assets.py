@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import dagster as dg
 import polars as pl
 
+from pipelines.ingest.attribution import with_rejections
 from pipelines.ingest.batch import season_fingerprints, year_fingerprints
 from pipelines.ingest.cache import ingest_folder
 from pipelines.ingest.raw import quarantine
@@ -66,7 +67,10 @@ def ingest(
         context.log.warning(f"rejected: {message} (copied to {quarantined[path]})")
 
     tables = {"ingest_log": result.log, **result.tables}
-    tables["season_fingerprints"] = season_fingerprints(result.tables, calendar)
+    # a season whose rejected exports change is built again (its report names them)
+    tables["season_fingerprints"] = with_rejections(
+        season_fingerprints(result.tables, calendar), result.log
+    )
     tables["year_fingerprints"] = year_fingerprints(result.tables)
     warehouse.warehouse.replace_tables(tables)
 

@@ -16,7 +16,7 @@ from pipelines.reports.season import write_season_report
 from pipelines.reports.sections import discover
 from pipelines.reports.site import write_index, write_player_pages, write_plotly_asset
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from transforms.tables import registry
+from transforms.tables import inputs_of, registry
 
 SEASON_GROUP = "season_reports"
 SITE_GROUP = "site"
@@ -24,9 +24,8 @@ SITE_GROUP = "site"
 # Every table a season report reads: the base tables and every table computed per season
 # (each family's, from the table registry), so the report always comes last in its season.
 REPORT_INPUTS = [
-    t.name
-    for t in registry().values()
-    if t.family.partition == "season" or t.family.key == "ingest"
+    *inputs_of("season"),
+    *(t.name for t in registry().values() if t.family.partition == "season"),
 ]
 
 

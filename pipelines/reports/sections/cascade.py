@@ -9,8 +9,14 @@ import polars as pl
 
 from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, fmt_number, player_link, table, tag
-from pipelines.reports.labels import CRITERIA, MOVEMENTS, series_label, series_sort_key
+from pipelines.reports.html import Html, count_of, fmt_number, player_link, table, tag
+from pipelines.reports.labels import (
+    CRITERIA,
+    MOVEMENT_LABELS,
+    MOVEMENTS,
+    series_label,
+    series_sort_key,
+)
 from pipelines.reports.section import Chart, Fragment, Section
 
 KEY = "cascade"
@@ -164,7 +170,7 @@ def _changes_list(moves: pl.DataFrame, names: dict[str, str]) -> Html:
             (
                 player_link(r["player_id"], names.get(r["player_id"], r["player_id"])),
                 r["player_id"],
-                MOVEMENTS[r["movement"]][0],
+                MOVEMENT_LABELS.get(r["movement"], r["movement"]),
                 series_label(r["previous_series"]),
                 series_label(r["series"]),
             )
@@ -172,8 +178,8 @@ def _changes_list(moves: pl.DataFrame, names: dict[str, str]) -> Html:
         ],
     )
     return Html(
-        f"<details><summary>Liste des {fmt_number(changed.height)} promotions et "
-        f"relégations</summary>{body}</details>"
+        "<details><summary>Liste des promotions et relégations "
+        f"({count_of(changed.height, 'joueur')})</summary>{body}</details>"
     )
 
 
@@ -212,7 +218,14 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         key=lambda f: (f == OTHERS, f),
     )
     for federation in federations:
-        out.append(tag("h4", "Autres fédérations" if federation == OTHERS else federation))
+        out.append(
+            tag(
+                "h4",
+                "Autres fédérations"
+                if federation == OTHERS
+                else data.federation_label(federation) or federation,
+            )
+        )
         fed_bars = federated.filter(pl.col("federation") == federation)
         if fed_bars.height:
             out.append(_bars_table(fed_bars, f"Barres et quotas — {federation}"))

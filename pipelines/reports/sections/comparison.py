@@ -12,6 +12,7 @@ from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import (
     Html,
+    count_of,
     definition_list,
     fmt_date,
     fmt_number,
@@ -91,7 +92,7 @@ def _heat_map(matrix: pl.DataFrame) -> Chart:
                 "width": [3 if a else 1 for a in agree],
             },
         },
-        "hovertemplate": "FFSc : %{y}<br>calculée : %{x}<br>%{text} joueur(s)<extra></extra>",
+        "hovertemplate": "FFSc : %{y}<br>calculée : %{x}<br>joueurs : %{text}<extra></extra>",
     }
     layout = base_layout(
         xaxis=axis(
@@ -195,8 +196,8 @@ def _disagreements(rows: pl.DataFrame, names: dict[str, str]) -> Html:
         numeric=(0, 6),
     )
     return Html(
-        f"<details><summary>Liste des {fmt_number(wrong.height)} désaccords</summary>"
-        f"{body}</details>"
+        "<details><summary>Liste des désaccords "
+        f"({count_of(wrong.height, 'joueur')})</summary>{body}</details>"
     )
 
 

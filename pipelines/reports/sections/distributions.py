@@ -10,7 +10,7 @@ import polars as pl
 
 from pipelines.reports.charts import PALETTE, axis, base_layout, vline
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, fmt_date, fmt_number, table
+from pipelines.reports.html import Html, count_of, fmt_date, fmt_number, table
 from pipelines.reports.section import Chart, Fragment, Section
 
 PERCENTS = ("pct_n1", "pct_n2", "pct_n3", "pct_n4")
@@ -32,7 +32,7 @@ def _cote_chart(data: ReportData, season: str) -> Chart | None:
         "name": "Joueurs",
         "nbinsx": 40,
         "marker": {"color": PALETTE[0], "line": {"color": "white", "width": 0.5}},
-        "hovertemplate": "cote %{x} : %{y} joueur(s)<extra></extra>",
+        "hovertemplate": "cote %{x} — joueurs : %{y}<extra></extra>",
     }
     layout = base_layout(
         xaxis=axis("Cote en fin de saison"),
@@ -85,14 +85,15 @@ def _percent_chart(standings: pl.DataFrame, bars: dict[str, float]) -> Chart:
                 "xaxis": f"x{suffix}",
                 "yaxis": f"y{suffix}",
                 "marker": {"color": PALETTE[i], "line": {"color": "white", "width": 0.5}},
-                "hovertemplate": f"{label} %{{x}} : %{{y}} joueur(s)<extra></extra>",
+                "hovertemplate": f"{label} %{{x}} — joueurs : %{{y}}<extra></extra>",
             }
         )
         zeros = values.len() - positive.len()
         layout[f"xaxis{suffix}"] = axis(domain=columns[i % 2], anchor=f"y{suffix}")
         # Our own text and a count only: the line break is meant as markup.
         layout[f"xaxis{suffix}"]["title"] = {
-            "text": f"{label} global (%)<br>{fmt_number(zeros)} joueur(s) à 0 % non tracé(s)"
+            "text": f"{label} global (%)<br>{count_of(zeros, 'joueur')} à 0 %, non "
+            f"tracé{'s' if zeros > 1 else ''}"
         }
         layout[f"yaxis{suffix}"] = axis(
             "Joueurs" if i % 2 == 0 else "",
@@ -137,26 +138,41 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         return out
     bars = _percent_bars(data, season)
     out.append(_percent_chart(standings, bars))
+    # Statistics of the players above 0 %: most players are at 0 % of the best series,
+    # whose median (0) would tell nothing; a criterion nobody is above 0 on is left out.
     rows = []
     for i, column in enumerate(PERCENTS):
         values = standings[column].drop_nulls()
+        positive = values.filter(values > 0)
+        if positive.len() == 0:
+            continue
         rows.append(
             (
                 f"%N{i + 1}",
                 fmt_number(values.len()),
-                fmt_number(values.median(), 2) if values.len() else None,
-                fmt_number(values.quantile(0.9, "nearest"), 2) if values.len() else None,
+                fmt_number(positive.len()),
+                fmt_number(positive.median(), 2),
+                fmt_number(positive.quantile(0.9, "nearest"), 2),
                 fmt_number(bars[column], 2) if column in bars else None,
             )
         )
-    out.append(
-        table(
-            ["Critère", "Joueurs", "Médiane", "9e décile", "Barre d'accès"],
-            rows,
-            numeric=(1, 2, 3, 4),
-            caption="Pourcentages globaux de la saison",
+    if rows:
+        out.append(
+            table(
+                [
+                    "Critère",
+                    "Joueurs classés",
+                    "Au-dessus de 0 %",
+                    "Médiane (au-dessus de 0 %)",
+                    "9e décile",
+                    "Barre d'accès",
+                ],
+                rows,
+                numeric=(1, 2, 3, 4, 5),
+                caption="Pourcentages globaux de la saison : médiane et 9e décile des joueurs "
+                "au-dessus de 0 %",
+            )
         )
-    )
     return out
 
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import polars as pl
 
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, definition_list, fmt_date, fmt_number, table
-from pipelines.reports.labels import DISCIPLINES
+from pipelines.reports.html import Html, count_of, definition_list, fmt_date, fmt_number, table
+from pipelines.reports.labels import DISCIPLINES, category_label
 from pipelines.reports.section import Fragment, Section
 
 
@@ -28,8 +28,8 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         count = events.filter(pl.col("discipline") == code).height
         if count:
             facts[f"{label}"] = (
-                f"{fmt_number(count)} tournoi(s), "
-                f"{fmt_number(played['player_id'].n_unique())} joueur(s)"
+                f"{count_of(count, 'tournoi')}, "
+                f"{count_of(played['player_id'].n_unique(), 'joueur')}"
             )
     rows = [
         (
@@ -37,7 +37,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
             r["tournament_name"] or r["tournament_id"],
             r["city"],
             DISCIPLINES.get(r["discipline"], r["discipline"]),
-            r["category"],
+            category_label(r["category"]),
             r["players"],
         )
         for r in events.iter_rows(named=True)

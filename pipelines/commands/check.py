@@ -1,0 +1,129 @@
+"""`classement check FILE…`: the organiser's check before sending exports.
+
+Each file (or every export of a folder given) is read and checked exactly as the build's
+ingest does (`pipelines.ingest.batch.ingest_files`: reading, typing, every check of the
+base kinds and of the families' kinds, games against the results given with them), with
+no warehouse and nothing written. Files are checked together, as the build would take
+them from one raw folder: give a tournament's games with its results.
+
+Prints one line per file, in French: « ✓ accepté » with what it holds, a note when the
+file loads with one (ranks renumbered), or « ✗ » and the message the build would record
+(file, row, column, what is wrong). Exit status 0 when every file is accepted, 1 when one
+is refused (or missing), 2 when no file was given that could be looked at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path, PurePath
+
+from pipelines.ingest.errors import quantity
+from pipelines.ingest.raw import COMPANION_SUFFIXES, EXPORT_SUFFIXES
+from pipelines.ingest.read import TSH_CONFIG
+from pipelines.resources import REFERENCE_DIR
+
+KIND_LABELS = {
+    "results": "résultats",
+    "games": "parties",
+    "rating_list": "liste de classement",
+    "published_series": "classement publié",
+    "companion": "configuration TSH",
+}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "check",
+        help="check exports as the build would, before sending them (no warehouse)",
+        description="Read and check tournament exports (CSV, XLSX, AUPAIR .tou, TSH .t, "
+        "FFSc ranking) exactly as `classement build` does, without a warehouse: one line "
+        "per file, in French. A folder stands for every export below it. Exit status 0 when "
+        "every file is accepted, 1 when one is refused, 2 when nothing could be checked.",
+    )
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="exports or folders")
+    parser.set_defaults(func=run)
+
+
+def _gather(args: list[Path]) -> tuple[dict[str, bytes], dict[str, str], list[str]]:
+    """(bytes of each file by its name as given, files refused unread with their message,
+    the names in the order to report). A folder gives its exports (`dir/relative`); a TSH
+    export's `config.tsh` beside it is read with it."""
+    from pipelines.ingest.raw import read_raw, refused_paths
+
+    files: dict[str, bytes] = {}
+    refused: dict[str, str] = {}
+    order: list[str] = []
+    for arg in args:
+        shown = arg.as_posix()
+        if arg.is_dir():
+            prefix = shown.rstrip("/")
+            for key, data in read_raw(arg).items():
+                files[f"{prefix}/{key}"] = data
+                order.append(f"{prefix}/{key}")
+            for key, message in refused_paths(arg).items():
+                refused[f"{prefix}/{key}"] = f"{prefix}/{message}"
+                order.append(f"{prefix}/{key}")
+            continue
+        if not arg.is_file():
+            refused[shown] = f"{shown} : fichier introuvable"
+            order.append(shown)
+            continue
+        if arg.suffix.lower() not in EXPORT_SUFFIXES | COMPANION_SUFFIXES:
+            refused[shown] = (
+                f"{shown} : type de fichier « {arg.suffix} » non pris en charge (attendu : "
+                ".csv, .xlsx, .tou ou .t)"
+            )
+            order.append(shown)
+            continue
+        files[shown] = arg.read_bytes()
+        order.append(shown)
+        config = arg.with_name(TSH_CONFIG)
+        if arg.suffix.lower() == ".t" and config.is_file():
+            files.setdefault(PurePath(shown).with_name(TSH_CONFIG).as_posix(), config.read_bytes())
+    return files, refused, list(dict.fromkeys(order))
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipelines.ingest.batch import ingest_files
+    from pipelines.reference.classique import load_cote_params
+    from pipelines.reference.seasons import load_calendar
+
+    files, refused, order = _gather(list(args.files))
+    if not order:
+        print("erreur : aucun export à vérifier", file=sys.stderr)
+        return 2
+    categories = frozenset(c.category for c in load_cote_params(REFERENCE_DIR).categories)
+    result = ingest_files(
+        files, calendar=load_calendar(REFERENCE_DIR), refused=refused, categories=categories
+    )
+    log = {row["path"]: row for row in result.log.iter_rows(named=True)}
+    bad = 0
+    for name in order:
+        row = log.get(name)
+        if row is None:
+            continue
+        if row["status"] == "rejected":
+            bad += 1
+            print(f"✗ {row['message']}")
+            continue
+        kinds = [KIND_LABELS.get(k, k) for k in (row["kinds"] or "").split("+") if k]
+        what = ", ".join(kinds) or "rien"
+        detail = f"{quantity(row['rows'], 'ligne')} ({what})"
+        if row["tournaments"]:
+            detail += f", {quantity(row['tournaments'], 'tournoi')}"
+        print(f"✓ {name} : accepté, {detail}")
+        if row["message"]:
+            for note in str(row["message"]).splitlines():
+                print(f"  ℹ {note}")
+    checked = len([n for n in order if n in log])
+    total = quantity(checked, "fichier vérifié", "fichiers vérifiés")
+    if bad:
+        refused_count = quantity(bad, "refusé", "refusés")
+        print(
+            f"\n{total}, {refused_count} : corrigez {'le fichier' if bad == 1 else 'les fichiers'}"
+            " puis vérifiez de nouveau avant l'envoi."
+        )
+        return 1
+    print(f"\n{total} : tout est accepté.")
+    return 0
