@@ -19,6 +19,7 @@ import numpy as np
 from pipelines.ingest.schema import DISCIPLINES
 from simulator.calendar import EventTemplate, build_calendar
 from simulator.entrants import Pool, draw_field, season_pool
+from simulator.names import ALL_FIRST, ALL_LAST
 from simulator.tournament import (
     Edition,
     Performance,
@@ -147,6 +148,9 @@ class Simulator:
         rated = rated[order]
         columns: dict[str, object] = {
             "player_id": pop.licence[order].astype(str).tolist(),
+            # federations' lists name their players (docs/exports.md, rating list)
+            "last_name": np.array(ALL_LAST, dtype=object)[pop.last[order]].tolist(),
+            "first_name": np.array(ALL_FIRST, dtype=object)[pop.first[order]].tolist(),
             "as_of": as_of,
             "cote": [int(c) if r else None for c, r in zip(cote[order], rated, strict=True)],
             "elo": [

@@ -236,7 +236,16 @@ def test_column_orders_come_from_the_schema(sample: Sample) -> None:
     assert RESULTS_FRENCH[-len(TOURNAMENT_COLUMNS) :] == TOURNAMENT_COLUMNS
     assert RESULTS_FRENCH[:5] == ("rank", "player_id", "last_name", "first_name", "series")
     # the rating list's columns shared with the results first, then its own, schema order
-    assert RATING_LIST_COLUMNS == ("player_id", "series", "as_of", "cote", "elo", "elo_games")
+    assert RATING_LIST_COLUMNS == (
+        "player_id",
+        "last_name",
+        "first_name",
+        "series",
+        "as_of",
+        "cote",
+        "elo",
+        "elo_games",
+    )
     assert columns_led_by(("a", "b", "c", "d"), ("c", "a")) == ("c", "a", "b", "d")
     with pytest.raises(ValueError, match="not columns of the schema: e"):
         columns_led_by(("a", "b"), ("e",))
