@@ -13,14 +13,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import dagster as dg
 import polars as pl
 
+from pipelines.build_state import (
+    BuildState,
+    code_digest,
+    forget_state,
+    load_state,
+    outputs_digest,
+    raw_digest,
+    save_state,
+)
 from pipelines.locks import exclusive
+from pipelines.progress import PROGRESS, throttled
 from pipelines.resources import (
     PROJECT_ROOT,
+    REFERENCE_DIR,
     WarehouseResource,
     default_cache,
     default_quarantine,
@@ -114,6 +125,10 @@ class _ProgressHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         event = getattr(record, "dagster_event", None)
         if event is None:
+            meta = getattr(record, "dagster_meta", None) or {}
+            message = str(meta.get("orig_message", ""))
+            if message.startswith(PROGRESS):  # a long step tells how far it is
+                self._emit(f"    … {message.removeprefix(PROGRESS)}")
             return
         kind = event.event_type_value
         step = event.step_key or ""
@@ -326,32 +341,93 @@ def run_build(
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
     warehouse_path.parent.mkdir(parents=True, exist_ok=True)
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
+    cache = default_cache(warehouse_path)
     with exclusive(warehouse_path):
-        staging = _staging_file(warehouse_path)
-        reports_staging = reports_dir.with_name(f"{reports_dir.name}.building-{os.getpid()}")
-        try:
-            _stage_reports(reports_dir, reports_staging)
-            resource = WarehouseResource(
-                raw_dir=str(raw_dir),
-                warehouse_path=str(staging),
-                reports_dir=str(reports_staging),
-                quarantine_dir=str(quarantine),
-                cache_dir=str(default_cache(warehouse_path)),
+        inputs = hashlib.sha256(
+            f"{raw_digest(raw_dir)}\0{code_digest(REFERENCE_DIR)}".encode()
+        ).hexdigest()
+        last = load_state(cache)
+        if (
+            last is not None
+            and last.inputs == inputs
+            and warehouse_path.exists()
+            and last.outputs == outputs_digest(warehouse_path, reports_dir, quarantine)
+        ):
+            emit(
+                "Rien n'a changé depuis la dernière construction (exports, code, paramètres, "
+                "entrepôt, rapports) : rien n'est recalculé."
             )
-            with Warehouse(staging).held():
-                built = _materialise(resource, emit, instance)
-                summary = _summary(
-                    Warehouse(staging), warehouse_path, reports_dir, quarantine, built
-                )
-            _swap_reports(reports_staging, reports_dir)
-            os.replace(staging, warehouse_path)
-        finally:
-            for suffix in ("", ".wal", ".lock"):
-                staging.with_name(staging.name + suffix).unlink(missing_ok=True)
-            shutil.rmtree(reports_staging, ignore_errors=True)
-    if pdf:
-        summary.pdf_printed, summary.pdf_error = _print_reports(reports_dir, emit)
+            summary = _summary_from_state(last.summary, warehouse_path, reports_dir, quarantine)
+        else:
+            forget_state(cache)
+            summary = _build(raw_dir, warehouse_path, reports_dir, quarantine, emit, instance)
+        if pdf:
+            summary.pdf_printed, summary.pdf_error = _print_reports(reports_dir, emit)
+        save_state(
+            cache,
+            BuildState(
+                inputs,
+                outputs_digest(warehouse_path, reports_dir, quarantine),
+                _summary_state(summary),
+            ),
+        )
     summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _summary_state(summary: BuildSummary) -> dict[str, object]:
+    return {
+        "ingested": summary.ingested,
+        "rejected": [list(r) for r in summary.rejected],
+        "notes": summary.notes,
+        "row_counts": summary.row_counts,
+    }
+
+
+def _summary_from_state(
+    state: dict[str, Any], warehouse: Path, reports: Path, quarantine: Path
+) -> BuildSummary:
+    """The last build's summary: nothing built this time."""
+    return BuildSummary(
+        warehouse=warehouse,
+        reports=reports,
+        quarantine=quarantine,
+        ingested=int(state["ingested"]),
+        rejected=[(str(p), str(m)) for p, m in state["rejected"]],
+        notes=[str(n) for n in state["notes"]],
+        row_counts={str(k): int(v) for k, v in state["row_counts"].items()},
+    )
+
+
+def _build(
+    raw_dir: Path,
+    warehouse_path: Path,
+    reports_dir: Path,
+    quarantine: Path,
+    emit: Printer,
+    instance: dg.DagsterInstance | None,
+) -> BuildSummary:
+    """The build proper, in staging copies swapped in at the end (`run_build`)."""
+    staging = _staging_file(warehouse_path)
+    reports_staging = reports_dir.with_name(f"{reports_dir.name}.building-{os.getpid()}")
+    try:
+        _stage_reports(reports_dir, reports_staging)
+        resource = WarehouseResource(
+            raw_dir=str(raw_dir),
+            warehouse_path=str(staging),
+            reports_dir=str(reports_staging),
+            quarantine_dir=str(quarantine),
+            cache_dir=str(default_cache(warehouse_path)),
+        )
+        with Warehouse(staging).held():
+            built = _materialise(resource, emit, instance)
+            summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
+        _swap_reports(reports_staging, reports_dir)
+        os.replace(staging, warehouse_path)
+    finally:
+        for suffix in ("", ".wal", ".lock"):
+            staging.with_name(staging.name + suffix).unlink(missing_ok=True)
+        shutil.rmtree(reports_staging, ignore_errors=True)
     return summary
 
 
@@ -449,6 +525,11 @@ def _summary(
     )
 
 
+def _say(emit: Printer) -> Printer:
+    """A progress line of a step run outside Dagster, shown as the runs' ones are."""
+    return lambda line: emit(f"    … {line.removeprefix(PROGRESS)}")
+
+
 def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]:
     """Print every report whose PDF is missing or older than its page, with one Chromium;
     (the PDFs printed, the reason printing failed)."""
@@ -464,7 +545,7 @@ def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]
         return [], None
     emit(f"Impression de {len(pending)} rapport{'s' if len(pending) > 1 else ''} en PDF …")
     try:
-        printed = print_pdfs(pending, root=reports)
+        printed = print_pdfs(pending, root=reports, progress=throttled(_say(emit), "PDF"))
     except Exception as err:  # the tables and pages are built: say why
         return [], f"{type(err).__name__} : {err}"
     return [p.relative_to(reports).as_posix() for p in printed], None

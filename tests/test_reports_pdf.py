@@ -233,10 +233,12 @@ _PARTS = """() => {
 
 
 def _words(text: str) -> Counter[str]:
-    """The words of a text, hyphens left out: a line may break after a hyphen, which
-    pdftotext then drops (« Aix-en-Provence » printed « Aix-en » / « Provence »)."""
+    """The words and punctuation marks of a text, hyphens left out: a line may break after
+    a hyphen, which pdftotext then drops (« Aix-en-Provence » printed « Aix-en » /
+    « Provence »). Punctuation counts apart from the word it follows: the HTML's text
+    nodes are joined with spaces (« Annick</a>, » gives « Annick , »), the PDF's not."""
     spaced = text.replace("\u202f", " ").replace("\xa0", " ").replace("-", "")
-    return Counter(spaced.split())
+    return Counter(re.findall(r"\w+|[^\w\s]", spaced))
 
 
 def _html_parts(html: Path) -> list[tuple[str | None, str]]:

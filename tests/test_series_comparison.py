@@ -368,7 +368,7 @@ def test_report_section(tmp_path: Path) -> None:
     assert [c.key for c in charts] == ["matrix"]
     html = "".join(f for f in fragments if not isinstance(f, Chart))
     assert "5 (41,7 %)" in html  # 5 agreements out of 12
-    assert "Liste des 7 désaccords" in html
+    assert "Liste des désaccords (7 joueurs)" in html
     assert EVIL not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "Lemaire Odile" in html  # a player the list omits, named from `players`
     trace = charts[0].figure["data"][0]  # type: ignore[index]

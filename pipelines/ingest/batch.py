@@ -29,6 +29,7 @@ from pipelines.ingest.schema import (
     Kind,
     export_kinds,
 )
+from pipelines.progress import Progress
 from transforms.calendar import SeasonCalendar, ordered_events
 from transforms.tables import inputs_of
 from transforms.tables import table as declared
@@ -147,6 +148,7 @@ def stage_files(
     refused: Mapping[str, str],
     categories: frozenset[str],
     companions: Mapping[str, bytes] | None = None,
+    progress: Progress | None = None,
 ) -> Staged:
     """Read, type and check each file alone (`files` by key; `companions`: files read
     beside them, e.g. TSH's `config.tsh`, when not among `files`)."""
@@ -156,7 +158,9 @@ def stage_files(
         key: FileRecord(None, None, 0, message, None, {}) for key, message in refused.items()
     }
     parsed: dict[str, dict[str, RawTable]] = {}
-    for path in sorted(files):
+    for done, path in enumerate(sorted(files), start=1):
+        if progress is not None:
+            progress(done, len(files))
         if path in refused:
             continue
         if PurePath(path).suffix.lower() in COMPANION_SUFFIXES:

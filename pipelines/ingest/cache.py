@@ -21,6 +21,7 @@ import polars as pl
 
 from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
 from pipelines.ingest.raw import COMPANION_SUFFIXES, export_paths, key_of, refused_paths
+from pipelines.progress import Progress
 from transforms.calendar import SeasonCalendar
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,9 +89,10 @@ def ingest_folder(
     calendar: SeasonCalendar,
     categories: frozenset[str] = frozenset(),
     cache_dir: Path | None = None,
+    progress: Progress | None = None,
 ) -> IngestResult:
     """`ingest_files` of the raw folder, reading only the files new or changed since the
-    last build when a cache folder is given."""
+    last build when a cache folder is given (`progress(done, total)` as files are read)."""
     paths = {key_of(p, raw_dir): p for p in export_paths(raw_dir)}
     refused = refused_paths(raw_dir)
     stats = {key: _stat(path) for key, path in paths.items()}
@@ -111,7 +113,7 @@ def ingest_folder(
         }
     fresh = {k: paths[k].read_bytes() for k in sorted(paths) if k not in reuse}
     around = {k: paths[k].read_bytes() for k in paths if _is_companion(k) and k not in fresh}
-    staged = stage_files(fresh, refused, categories, companions=around)
+    staged = stage_files(fresh, refused, categories, companions=around, progress=progress)
     if cached is not None:
         staged = Staged.merge([cached[0].subset(reuse), staged])
     if cache_dir is not None:

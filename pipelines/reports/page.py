@@ -164,15 +164,19 @@ def generated_at() -> dt.datetime:
 GLOSSARY_PAGE = "glossaire.html"  # at the root of the reports folder
 
 
-def generation_line(as_of: dt.date | None, when: dt.datetime | None = None) -> str:
-    """« Généré le 15/01/2025 à 12 h 00 (UTC) à partir des exports reçus jusqu'au … »."""
+def generation_line(
+    as_of: dt.date | None, when: dt.datetime | None = None, *, whose: str = "chargés"
+) -> str:
+    """« Généré le 15/01/2025 à 12 h 00 (UTC) à partir des exports reçus jusqu'au … »
+    (`whose`: « chargés », or « de ce joueur » on a player page, whose as-of date is the
+    player's own latest data)."""
     moment = when or generated_at()
     line = f"Généré le {fmt_date(moment.date())} à {moment:%H} h {moment:%M} (UTC)"
     if as_of is None:
         return line + " ; aucun export chargé."
     return (
         f"{line} à partir des exports reçus jusqu'au {fmt_date(as_of)} (date du dernier "
-        "tournoi ou de la dernière liste de classement chargés)."
+        f"tournoi ou de la dernière liste de classement {whose})."
     )
 
 
@@ -192,11 +196,12 @@ def notice(
     scope: str,
     glossary: str,
     show_season: bool = False,
+    whose: str = "chargés",
 ) -> Html:
     """The data-quality notice at the top of every page: when it was generated, from which
     data, each rejected export of its scope (`scope`: « pour cette saison »…) with its
     reason, or that none was, and the link to the glossary."""
-    parts = [f"<p>{esc(generation_line(as_of))}</p>"]
+    parts = [f"<p>{esc(generation_line(as_of, whose=whose))}</p>"]
     if rejected:
         items = []
         for r in rejected:

@@ -91,22 +91,23 @@ def print_pdfs(
     root: Path | None = None,
     stamp: dt.datetime | None = None,
     timeout_ms: int = 60_000,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Path]:
     """Print each (html, pdf) pair once all its charts are drawn, with one Chromium for all.
     `root`: the reports folder the pages are served from (default: each page's folder);
     `stamp`: the date written in the PDFs (default `generated_at()`), so the same pages
-    print to the same bytes."""
+    print to the same bytes; `progress(done, total)` after each PDF."""
     if not pages:
         return []
     when = stamp or generated_at()
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _print(pages, root, when, timeout_ms)
+        return _print(pages, root, when, timeout_ms, progress)
     # Playwright's sync API refuses to run inside an event loop (a notebook, another
     # Playwright session): print from a thread of its own then.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_print, pages, root, when, timeout_ms).result()
+        return pool.submit(_print, pages, root, when, timeout_ms, progress).result()
 
 
 def _serve(root: Path) -> Callable[[Route], None]:
@@ -123,7 +124,11 @@ def _serve(root: Path) -> Callable[[Route], None]:
 
 
 def _print(
-    pages: Sequence[tuple[Path, Path]], root: Path | None, when: dt.datetime, timeout_ms: int
+    pages: Sequence[tuple[Path, Path]],
+    root: Path | None,
+    when: dt.datetime,
+    timeout_ms: int,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -135,6 +140,8 @@ def _print(
             for html_path, pdf_path in pages:
                 served = (root or html_path.parent).resolve()
                 done.append(_print_page(browser, html_path, pdf_path, served, when, timeout_ms))
+                if progress is not None:
+                    progress(len(done), len(pages))
         finally:
             browser.close()
     return done

@@ -7,7 +7,10 @@ own copy instead, as they travel alone (sent by mail, archived, printed).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
+import json
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -43,7 +46,7 @@ from pipelines.reports.labels import (
 )
 from pipelines.reports.layout import CIRCUITS_DIR, PLAYERS_DIR, SEASON_DIR, YEAR_DIR
 from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page, plotly_js
-from pipelines.reports.player_blocks import PlayerBlock, by_player
+from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player, hash_text
 from pipelines.reports.player_blocks import discover as discover_blocks
 from pipelines.reports.section import Chart, chart_html
 from transforms.calendar import next_season
@@ -249,7 +252,8 @@ def write_index(data: ReportData, reports: Path) -> Path:
 class _PlayerData:
     """Every table the player pages read, split by player once."""
 
-    players: pl.DataFrame
+    players: pl.DataFrame  # the players with a page, in directory order
+    player_rows: PlayerRows  # the same, by player
     names: Mapping[str, str]
     cote: Mapping[str, pl.DataFrame]
     elo: Mapping[str, pl.DataFrame]
@@ -267,7 +271,6 @@ class _PlayerData:
     divisor: float  # the series' minimum divisor D
     federations: Mapping[str, str | None]  # as written → « France (FRA) »
     rejected: tuple[Rejected, ...]
-    as_of: dt.date | None
     season_end: Callable[[str], dt.date]
 
 
@@ -293,14 +296,16 @@ def _load(data: ReportData) -> _PlayerData:
 
     players = data.player_names()
     written = players["federation"].drop_nulls().unique().sort().to_list()
-    return _PlayerData(
-        # a player with no name anywhere (a rating list that names nobody) gets no page
-        players=players.filter(pl.col("named")).join(
-            data.table("players").select(
-                "player_id", "first_tournament_date", "last_tournament_date", "tournaments"
-            ),
-            on="player_id",
+    # a player with no name anywhere (a rating list that names nobody) gets no page
+    paged = players.filter(pl.col("named")).join(
+        data.table("players").select(
+            "player_id", "first_tournament_date", "last_tournament_date", "tournaments"
         ),
+        on="player_id",
+    )
+    return _PlayerData(
+        players=paged,
+        player_rows=by_player(paged),
         names=data.names(),
         cote=by_player(data.cote_history()),
         elo=by_player(data.elo_history()),
@@ -318,7 +323,6 @@ def _load(data: ReportData) -> _PlayerData:
         divisor=float(load_series_params(data.reference_dir).minimum_divisor),
         federations={w: data.federation_label(w) for w in written},
         rejected=tuple(data.rejected_exports()),
-        as_of=data.as_of(),
         season_end=data.calendar.end,
     )
 
@@ -793,7 +797,7 @@ def _event_scores_tables(pid: str, d: _PlayerData) -> Html | None:
 
 
 def render_player(pid: str, d: _PlayerData) -> str:
-    info = d.players.filter(pl.col("player_id") == pid).row(0, named=True)
+    info = d.player_rows[pid].row(0, named=True)
     name = info["name"]
     federation = info["federation"]
     facts = {
@@ -807,15 +811,21 @@ def render_player(pid: str, d: _PlayerData) -> str:
     results = d.results.get(pid)
     seasons = set() if results is None else set(results["season"].drop_nulls().to_list())
     rejected = [r for r in d.rejected if r.season is None or r.season in seasons]
+    # the page's as-of date is the player's own latest data: a page another player's
+    # tournament does not change is not rendered again (`page_digests`)
+    listed = d.listed.get(pid)
+    own_dates = [info["last_tournament_date"], *([] if listed is None else listed["as_of"])]
+    as_of = max((x for x in own_dates if x is not None), default=None)
     parts: list[str] = [
         f'<nav class="breadcrumb no-print">{link("../index.html", "← Accueil")}</nav>',
         f'<header class="page"><h1>{esc(name)}</h1></header>',
         notice(
-            d.as_of,
+            as_of,
             rejected,
             scope="pour les saisons de ce joueur",
             glossary=f"../{GLOSSARY_PAGE}",
             show_season=True,
+            whose="de ce joueur",
         ),
         definition_list(facts),
     ]
@@ -864,23 +874,131 @@ def render_player(pid: str, d: _PlayerData) -> str:
     )
 
 
-def write_player_pages(data: ReportData, reports: Path) -> int:
-    """Write `joueurs/<licence>.html` for every player; remove pages of players gone."""
+DIGESTS_FILE = ".digests.json"  # in the players' folder: each page's digest, by file
+
+
+def _global_digest(value: object, sources: list[PlayerRows]) -> str:
+    """Walk what the pages read: each `PlayerRows` is a per-player source (appended to
+    `sources`); everything else counts for every page (its text is hashed)."""
+    if isinstance(value, PlayerRows):
+        sources.append(value)
+        return f"<player rows {len(sources)}>"
+    if isinstance(value, pl.DataFrame):
+        return f"<frame {hash_text(value.write_csv())}>"
+    if isinstance(value, Mapping):
+        items = sorted(value.items(), key=lambda kv: str(kv[0]))
+        return "{" + ",".join(f"{k!r}:{_global_digest(v, sources)}" for k, v in items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_global_digest(v, sources) for v in value) + "]"
+    if isinstance(value, PlayerBlock):
+        return f"<block {value.key}>"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return f"{type(value).__name__}{_global_digest(fields, sources)}"
+    if callable(value):
+        raise TypeError(f"a player page digest cannot hash a function ({value!r})")
+    return repr(value)
+
+
+def page_digests(d: _PlayerData, code: str) -> dict[str, str]:
+    """Each player's page digest: the code and parameters (`code`), what every page reads
+    (federation names, minimum divisor, rejected exports, what the blocks load for all),
+    and the player's own rows in every table the page shows. A page whose digest is the
+    one it was written with shows the same thing: it is not rendered again. The data's
+    as-of date and the generation time are left out: an unchanged page keeps the date it
+    was generated on, from the data it was generated from."""
+    sources: list[PlayerRows] = []
+    shared = {
+        "code": code,
+        "tables": [
+            d.player_rows,
+            d.cote,
+            d.elo,
+            d.results,
+            d.duplicate,
+            d.classification,
+            d.movements,
+            d.cote_ranking,
+            d.elo_ranking,
+            d.listed,
+            d.standings,
+            d.published,
+        ],
+        "blocks": list(d.blocks),
+        "divisor": d.divisor,
+        "federations": d.federations,
+        "rejected": d.rejected,
+    }
+    base = _global_digest(shared, sources)
+    # the events a page names are those of the player's duplicate rows
+    event_rows = _event_rows(d)
+    sources.append(event_rows)
+    digests = {}
+    for pid in d.players["player_id"].to_list():
+        parts = [base, *(str(s.digests.get(pid, 0)) for s in sources)]
+        digests[pid] = hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+    return digests
+
+
+def _event_rows(d: _PlayerData) -> PlayerRows:
+    """Each player's duplicate events with the name, date and weight the page shows."""
+    if not d.duplicate:
+        return PlayerRows({}, {})
+    events = pl.DataFrame(
+        [(tid, *values) for tid, values in sorted(d.events.items())],
+        schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
+        orient="row",
+    )
+    rows = pl.concat([f.select("player_id", "tournament_id") for f in d.duplicate.values()])
+    return by_player(rows.join(events, on="tournament_id", how="left"))
+
+
+def write_player_pages(
+    data: ReportData, reports: Path, progress: Callable[[int, int], None] | None = None
+) -> PagesWritten:
+    """Write `joueurs/<licence>.html` for every player whose page changed (`page_digests`)
+    or is missing; remove pages of players gone. `progress(done, total)` is called as
+    pages are rendered."""
+    from pipelines.build_state import code_digest
+
     d = _load(data)
     folder = reports / PLAYERS_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    written: set[str] = set()
-    for pid in d.players["player_id"].to_list():
-        name = player_filename(pid)
-        content = render_player(pid, d)
-        path = folder / name
-        if not path.exists() or path.read_text(encoding="utf-8") != content:
-            write_atomic(path, content)
-        written.add(name)
+    digests = page_digests(d, code_digest(Path(data.reference_dir)))
+    known = _read_digests(folder / DIGESTS_FILE)
+    names = {pid: player_filename(pid) for pid in digests}
+    todo = [
+        pid
+        for pid, digest in digests.items()
+        if known.get(names[pid]) != digest or not (folder / names[pid]).exists()
+    ]
+    for done, pid in enumerate(todo, start=1):
+        write_atomic(folder / names[pid], render_player(pid, d))
+        if progress is not None:
+            progress(done, len(todo))
+    written = set(names.values())
     for stale in folder.glob("*.html"):
         if stale.name not in written:
             stale.unlink()
-    return len(written)
+    write_atomic(
+        folder / DIGESTS_FILE,
+        json.dumps({names[p]: digests[p] for p in sorted(digests)}, indent=0, sort_keys=True),
+    )
+    return PagesWritten(total=len(written), rendered=len(todo))
+
+
+@dataclass(frozen=True)
+class PagesWritten:
+    total: int  # pages of the site
+    rendered: int  # rendered this time (the others were unchanged)
+
+
+def _read_digests(path: Path) -> dict[str, str]:
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
 
 
 def player_page_path(reports: Path, player_id: str) -> Path:

@@ -10,6 +10,7 @@ from pipelines.ingest.batch import season_fingerprints, year_fingerprints
 from pipelines.ingest.cache import ingest_folder
 from pipelines.ingest.raw import quarantine
 from pipelines.partitions import season_partitions, year_partitions
+from pipelines.progress import throttled
 from pipelines.reference.classique import load_cote_params
 from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
@@ -61,6 +62,7 @@ def ingest(
         calendar=calendar,
         categories=categories,
         cache_dir=warehouse.cache / "ingest",
+        progress=throttled(context.log.info, "exports lus"),
     )
     quarantined = quarantine(result.rejected, warehouse.raw, warehouse.quarantine)
     for path, message in sorted(result.rejected.items()):

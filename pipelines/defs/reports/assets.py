@@ -9,6 +9,7 @@ embedded once), `<season>/rapport-<season>.pdf`, `index.html`, `joueurs/<licence
 import dagster as dg
 
 from pipelines.partitions import season_partitions
+from pipelines.progress import throttled
 from pipelines.reports.data import ReportData
 from pipelines.reports.layout import pdf_path, report_path
 from pipelines.reports.pdf import print_pdf
@@ -105,19 +106,32 @@ def report_index(warehouse: WarehouseResource) -> dg.MaterializeResult:
     )
 
 
+# A player page shows every family's rows of the player (the circuits' by year too).
+PLAYER_PAGE_INPUTS = [
+    t.name
+    for t in registry().values()
+    if t.family.key == "ingest" or t.family.partition in ("season", "year")
+]
+
+
 @dg.asset(
-    deps=["report_plotly_js", *REPORT_INPUTS, "duplicate_event_scores"],
+    deps=["report_plotly_js", *PLAYER_PAGE_INPUTS],
     pool=WAREHOUSE_POOL,
     group_name=SITE_GROUP,
     kinds={"duckdb", "html"},
 )
-def player_pages(warehouse: WarehouseResource) -> dg.MaterializeResult:
+def player_pages(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
     """`joueurs/<licence>.html` per player: trajectory, end-of-season rankings, series,
-    every cote and Elo change explained, tournaments."""
-    count = write_player_pages(_data(warehouse), warehouse.reports)
+    every cote and Elo change explained, tournaments. Only the pages whose content
+    changed are rendered again (`pipelines.reports.site.page_digests`)."""
+    progress = throttled(context.log.info, "fiches des joueurs")
+    written = write_player_pages(_data(warehouse), warehouse.reports, progress)
     return dg.MaterializeResult(
         metadata={
-            "pages": count,
+            "pages": written.total,
+            "rendered": written.rendered,
             "folder": dg.MetadataValue.path(str(warehouse.reports / "joueurs")),
         }
     )

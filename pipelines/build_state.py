@@ -1,0 +1,137 @@
+"""A build that would change nothing is not run.
+
+After each build, `<warehouse>.cache/build_state.json` keeps a key of everything the build
+depends on, and the build's summary. The key hashes:
+
+- the raw folder as the file system describes it: every file's path, size, modification
+  time and inode (a file edited, added, removed, renamed or replaced changes it; the
+  files are not read), stated *before* the build reads them, so that a file changed
+  while a build runs is read by the next one;
+- the project's code and rule parameters (`pipelines/`, `transforms/`, the reference
+  folder), the versions of the packages computing them, the reproducible-build date
+  (`SOURCE_DATE_EPOCH`);
+- the warehouse file, the reports folder (its folders: a page or a season's report
+  removed) and the quarantine folder, as the build left them.
+
+A build whose key is the last one's has nothing to do: `run_build` then reports the last
+summary without running any job (the PDFs still missing are still printed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from pipelines.resources import PROJECT_ROOT
+
+STATE_FILE = "build_state.json"
+_CODE = ("pipelines", "transforms")
+_PACKAGES = ("polars", "duckdb", "dagster", "plotly", "numpy")  # their version matters too
+_CODE_SUFFIXES = {".py", ".csv", ".yaml", ".yml", ".js", ".css", ".json"}
+
+
+def code_digest(reference_dir: Path, root: Path = PROJECT_ROOT) -> str:
+    """The project's code and the rule parameters a build runs with."""
+    digest = hashlib.sha256(os.environ.get("SOURCE_DATE_EPOCH", "").encode() + b"\0")
+    for package in _PACKAGES:
+        digest.update(f"{package}={version(package)}\0".encode())
+    folders = [(root / f, root) for f in _CODE] + [(reference_dir, reference_dir.parent)]
+    for folder, base in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in _CODE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(base).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def raw_digest(raw_dir: Path) -> str:
+    """Every file of the raw folder (any depth, hidden ones included: renaming a file to
+    hide it changes the folder) by path, size, modification time and inode, links by
+    their own entry. Nothing is read."""
+    digest = hashlib.sha256()
+    entries: list[tuple[str, os.stat_result]] = []
+    for folder, dirs, names in os.walk(raw_dir):
+        dirs.sort()
+        for name in names:
+            path = os.path.join(folder, name)
+            entries.append((os.path.relpath(path, raw_dir), os.lstat(path)))
+    for rel, info in sorted(entries, key=lambda e: e[0]):
+        digest.update(
+            f"{rel}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}\0{info.st_mode}\n".encode(
+                "utf-8", "surrogateescape"
+            )
+        )
+    return digest.hexdigest()
+
+
+def _tree_digest(path: Path, depth: int) -> str:
+    """A folder's entries down to `depth` levels of folders, by name, modification time and
+    inode (a file added or removed changes its folder's time); '' when it is missing."""
+    if not path.exists():
+        return ""
+    digest = hashlib.sha256()
+    stack = [(path, 0)]
+    while stack:
+        folder, level = stack.pop()
+        info = folder.stat()
+        digest.update(f"{folder.relative_to(path)}\0{info.st_mtime_ns}\0{info.st_ino}\n".encode())
+        if level < depth:
+            stack.extend(
+                (child, level + 1)
+                for child in sorted(folder.iterdir(), reverse=True)
+                if child.is_dir() and not child.is_symlink()
+            )
+    return digest.hexdigest()
+
+
+def outputs_digest(warehouse: Path, reports: Path, quarantine: Path) -> str:
+    """What a build leaves: the warehouse file, the reports' folders, the quarantine."""
+    info = warehouse.stat() if warehouse.exists() else None
+    kept = f"{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}" if info else ""
+    parts = [kept, _tree_digest(reports, 2), _tree_digest(quarantine, 0)]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class BuildState:
+    inputs: str  # raw folder and code, stated before the build
+    outputs: str  # warehouse, reports, quarantine, stated after it
+    summary: dict[str, object]
+
+
+def load_state(cache_dir: Path) -> BuildState | None:
+    path = cache_dir / STATE_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return BuildState(data["inputs"], data["outputs"], data["summary"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save_state(cache_dir: Path, state: BuildState) -> None:
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    path = cache_dir / STATE_FILE
+    tmp = path.with_name(f".{STATE_FILE}.{os.getpid()}")
+    payload = {"inputs": state.inputs, "outputs": state.outputs, "summary": state.summary}
+    tmp.write_text(json.dumps(payload, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def forget_state(cache_dir: Path) -> None:
+    """A build starts: until it ends well, no state describes the folders."""
+    (cache_dir / STATE_FILE).unlink(missing_ok=True)
+
+
+__all__ = [
+    "BuildState",
+    "code_digest",
+    "forget_state",
+    "load_state",
+    "outputs_digest",
+    "raw_digest",
+    "save_state",
+]
