@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -251,11 +252,7 @@ class Comparison:
             )
             rule = NATIONAL_RULES.get(r["rule_after"] or "", r["rule_after"] or "—")
             reason = r["reason_after"] or r["reason_before"]
-            value_moved = (r["value_before"] is None) != (r["value_after"] is None) or (
-                r["value_before"] is not None
-                and abs(r["value_before"] - r["value_after"]) > whatif.TOLERANCE
-            )
-            cause = "valeur modifiée" if value_moved else "valeur inchangée : par les barres"
+            cause = self._national_cause(r)
             add(
                 NATIONAL_CHANGE,
                 r["player_id"],
@@ -319,6 +316,21 @@ class Comparison:
             .sort("_o", "_i")
             .drop("_o", "_i")
         )
+
+    def _national_cause(self, r: dict[str, Any]) -> str:
+        """Why a national series changed: the international cascade, another rule, the
+        rule's value, or the bars alone."""
+        international = "international"
+        if international in (r["rule_before"], r["rule_after"]):
+            return "par la cascade internationale (voir « série »)"
+        if r["rule_before"] != r["rule_after"]:
+            before = NATIONAL_RULES.get(r["rule_before"] or "", r["rule_before"] or "—")
+            after = NATIONAL_RULES.get(r["rule_after"] or "", r["rule_after"] or "—")
+            return f"autre règle : {before} → {after}"
+        a, b = r["value_before"], r["value_after"]
+        if a is not None and b is not None and abs(a - b) <= whatif.TOLERANCE:
+            return "valeur inchangée : par les barres"
+        return "valeur modifiée"
 
     def _cause(self, player_id: str, changed: str | None) -> str:
         """Why a player's series changed: their criteria (with both values) or the bars."""

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import polars as pl
+
 from pipelines.reports.data import ReportData
 from pipelines.reports.glossary import render_glossary
 from pipelines.reports.html import write_atomic
@@ -20,9 +22,10 @@ from pipelines.reports.page import GLOSSARY_PAGE
 from pipelines.resources import DEFAULT_REPORTS_DIR, PROJECT_ROOT, REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from pipelines.whatif.compare import Comparison, compare
-from pipelines.whatif.compute import seasons_up_to
+from pipelines.whatif.compute import Families, recompute, seasons_up_to, stored
 from pipelines.whatif.report import render_report
 from pipelines.whatif.settings import Scenario, WhatIfError, prepare
+from transforms import whatif
 
 DEFAULT_WHATIF_DIR = PROJECT_ROOT / "data" / "whatif"
 INDEX = "index.html"
@@ -98,10 +101,11 @@ def run_whatif(
             "build » ou indiquez-le avec --warehouse"
         )
     base = Path(reference or default_reference())
-    seasons_up_to(warehouse, season)  # an unknown season stops here, before any work
     data = ReportData(warehouse, base)
     with tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
+        # the keys and values first, then the season: both before any computation
         scenario = prepare(settings, base, Path(tmp) / "reference", alternative)
+        seasons_up_to(warehouse, season)
         comparison = compare(warehouse, season, scenario, data.names())
     folder = Path(out_dir) if out_dir else default_folder(season, scenario, root)
     _check_folder(folder, Path(warehouse_path), Path(reports_dir))
@@ -137,3 +141,28 @@ def _stale(warehouse: Warehouse, season: str, reference: Path) -> bool:
     from pipelines.build import SEASONS, stale_partitions
 
     return season in stale_partitions(warehouse, SEASONS, reference_dir=reference)
+
+
+def series_counts(
+    warehouse_path: Path,
+    season: str,
+    settings: Sequence[str],
+    *,
+    reference: Path | None = None,
+) -> tuple[Scenario, pl.DataFrame]:
+    """The series counts before and after (`transforms.whatif.series_counts`) of a what-if of
+    the duplicate series alone (the notebook's sliders): quicker than `run_whatif`, same
+    numbers. A key of another family is refused."""
+    warehouse = Warehouse(Path(warehouse_path))
+    base = Path(reference or default_reference())
+    before = stored(warehouse, season)
+    with tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
+        scenario = prepare(settings, base, Path(tmp) / "reference")
+        others = sorted(scenario.files - {"series.yaml", "series_quotas.csv"})
+        if others:
+            raise WhatIfError(
+                f"ces séries ne dépendent pas de {', '.join(others)} : utilisez classement whatif"
+            )
+        families = Families(series=bool(scenario.changes))
+        after = recompute(warehouse, season, scenario.reference_dir, families, before)
+    return scenario, whatif.series_counts(before.classification, after.classification)

@@ -91,6 +91,7 @@ TRUE_WORDS = {"oui", "true", "vrai", "yes", "1"}
 FALSE_WORDS = {"non", "false", "faux", "no", "0"}
 NONE_WORDS = {"", "aucun", "aucune", "null", "none", "~"}
 NEAR_KEYS = 5
+MIN_NEAR_KEYS = 3
 
 
 class WhatIfError(ValueError):
@@ -407,8 +408,9 @@ def unknown_key(key: str, known: Iterable[str], reference_dir: Path) -> WhatIfEr
         )
     keys = list(known)
     near = difflib.get_close_matches(key, keys, n=NEAR_KEYS, cutoff=0.6)
-    if not near:
-        near = difflib.get_close_matches(key, keys, n=NEAR_KEYS, cutoff=0.0)
+    if len(near) < MIN_NEAR_KEYS:  # always a few to choose from, the closest first
+        others = difflib.get_close_matches(key, keys, n=NEAR_KEYS, cutoff=0.0)
+        near += [k for k in others if k not in near][: MIN_NEAR_KEYS - len(near)]
     return WhatIfError(f"clé inconnue : « {key} » ; clés proches : {', '.join(near)}")
 
 
