@@ -378,7 +378,8 @@ def _rows_of(c: Comparison, kind: str) -> pl.DataFrame:
 
 def _player_table(rows: pl.DataFrame, before: str, after: str) -> Html:
     return table(
-        ["Joueur", "Licence", before, after, "Critère", "Cause"],
+        ["Joueur", "Licence", before[:1].upper() + before[1:], after[:1].upper() + after[1:]]
+        + ["Critère", "Cause"],
         [
             (r["nom"], r["licence"], r["avant"], r["après"], r["critère"], r["cause"])
             for r in rows.iter_rows(named=True)
