@@ -102,16 +102,12 @@ def _(divisor, params, shares, show, size):
     wanted = {f"series.quotas.*.{s}": slider.value for s, slider in shares.items()}
     wanted["series.min_divisor"] = divisor.value
     wanted["series.super_serie.size"] = size.value
-    settings = [
-        f"{key}={value:g}"
-        for key, value in wanted.items()
-        if float(value) != float(params[key].value)
-    ]
+    differ = {k: v for k, v in wanted.items() if float(v) != float(params[k].value)}
+    settings = [f"{key}={value:g}" for key, value in differ.items()]
     changed = ", ".join(
-        f"`{s.split('=')[0]}` {show(params[s.split('=')[0]].value)} → {s.split('=')[1]}"
-        for s in settings
+        f"`{key}` {show(params[key].value)} → {show(value)}" for key, value in differ.items()
     )
-    return changed, settings, wanted
+    return changed, differ, settings, wanted
 
 
 @app.cell

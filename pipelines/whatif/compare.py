@@ -185,12 +185,19 @@ class Comparison:
 
     # ------------------------------------------------------------------ rows
 
+    @cached_property
+    def _chain_rows(self) -> dict[str, dict[str, Any]]:
+        return {r["player_id"]: r for r in self.chain.iter_rows(named=True)}
+
+    @cached_property
+    def _criteria_rows(self) -> dict[str, dict[str, Any]]:
+        return {r["player_id"]: r for r in self.criteria.iter_rows(named=True)}
+
     def chain_text(self, player_id: str) -> tuple[str, str]:
         """(criterion, cause) of a player's cote change, from the chain."""
-        row = self.chain.filter(pl.col("player_id") == player_id)
-        if row.height == 0:
+        r = self._chain_rows.get(player_id)
+        if r is None:
             return "—", "—"
-        r = row.row(0, named=True)
         where = self.tournament_label(r["tournament_id"])
         if r["cause"] == whatif.CHAIN_START:
             text = (
@@ -206,6 +213,10 @@ class Comparison:
 
     def rows(self) -> pl.DataFrame:
         """The rows of `changements.csv`: every player and outcome that differs."""
+        return self._rows
+
+    @cached_property
+    def _rows(self) -> pl.DataFrame:
         out: list[dict[str, object]] = []
 
         def add(kind: str, pid: str, before: str, after: str, criterion: str, cause: str) -> None:
@@ -336,12 +347,12 @@ class Comparison:
         """Why a player's series changed: their criteria (with both values) or the bars."""
         if not changed:
             return BY_QUOTAS
-        row = self.criteria.filter(pl.col("player_id") == player_id)
+        row = self._criteria_rows.get(player_id)
         parts = []
         for c in changed.split(";"):
-            if row.height:
-                before = criterion_text(c, row[f"{c}_before"][0])
-                after = criterion_text(c, row[f"{c}_after"][0])
+            if row is not None:
+                before = criterion_text(c, row[f"{c}_before"])
+                after = criterion_text(c, row[f"{c}_after"])
                 label = CRITERIA.get(c, c)
                 parts.append(f"{before} → {after.removeprefix(label + ' ')}")
         return "valeurs modifiées : " + ", ".join(parts)

@@ -377,9 +377,11 @@ def _rows_of(c: Comparison, kind: str) -> pl.DataFrame:
 
 
 def _player_table(rows: pl.DataFrame, before: str, after: str) -> Html:
+    def capital(text: str) -> str:
+        return text[:1].upper() + text[1:]
+
     return table(
-        ["Joueur", "Licence", before[:1].upper() + before[1:], after[:1].upper() + after[1:]]
-        + ["Critère", "Cause"],
+        ["Joueur", "Licence", capital(before), capital(after), "Critère", "Cause"],
         [
             (r["nom"], r["licence"], r["avant"], r["après"], r["critère"], r["cause"])
             for r in rows.iter_rows(named=True)
