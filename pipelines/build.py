@@ -214,15 +214,20 @@ SEASON_CODE = (
 )
 
 
-def code_fingerprint(root: Path = PROJECT_ROOT) -> str:
+def code_fingerprint(root: Path = PROJECT_ROOT, reference_dir: Path | None = None) -> str:
     """A hash of the code and rule parameters a season is computed with (`SEASON_CODE`):
-    changing a rule, a parameter or a report rebuilds every season."""
+    changing a rule, a parameter or a report rebuilds every season. The parameters are
+    those of `reference_dir` when given (another folder hashed as `data/reference`), else of
+    `CLASSEMENT_REFERENCE_DIR`, else of `root`'s `data/reference`."""
     digest = hashlib.sha256()
+    reference = reference_dir or os.environ.get("CLASSEMENT_REFERENCE_DIR")
     for folder in SEASON_CODE:
-        paths = [root / folder] if (root / folder).is_file() else (root / folder).rglob("*")
+        base = Path(reference) if folder == "data/reference" and reference else root / folder
+        paths = [base] if base.is_file() else base.rglob("*")
         for path in sorted(paths):
             if path.is_file() and path.suffix in {".py", ".csv", ".yaml", ".yml", ".js", ".css"}:
-                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                name = Path(folder, path.relative_to(base)) if path != base else Path(folder)
+                digest.update(name.as_posix().encode() + b"\0")
                 digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -262,10 +267,15 @@ YEARS = Stage(
 STAGES = (SEASONS, YEARS)
 
 
-def stale_partitions(warehouse: Warehouse, stage: Stage, reports: Path | None = None) -> list[str]:
+def stale_partitions(
+    warehouse: Warehouse,
+    stage: Stage,
+    reports: Path | None = None,
+    reference_dir: Path | None = None,
+) -> list[str]:
     """A stage's partitions to build, in order: their inputs, the code or the rule
-    parameters changed since they were last built, or (given the reports folder) one of
-    their reports is missing."""
+    parameters (of `reference_dir`, see `code_fingerprint`) changed since they were last
+    built, or (given the reports folder) one of their reports is missing."""
     tables = set(warehouse.tables())
     if stage.fingerprints not in tables:
         return []
@@ -278,7 +288,7 @@ def stale_partitions(warehouse: Warehouse, stage: Stage, reports: Path | None = 
         built = dict(
             warehouse.read(f'SELECT "{key_column}", fingerprint FROM "{stage.builds}"').iter_rows()
         )
-    code = code_fingerprint()
+    code = code_fingerprint(reference_dir=reference_dir)
     stale = []
     for key, fingerprint in current.iter_rows():
         missing_report = reports is not None and not all(
@@ -294,14 +304,18 @@ def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str
     return stale_partitions(warehouse, SEASONS, reports)
 
 
-def record_build(warehouse: Warehouse, stage: Stage, key: str) -> None:
+def record_build(
+    warehouse: Warehouse, stage: Stage, key: str, reference_dir: Path | None = None
+) -> None:
     """Remember what a partition was built from (see `stale_partitions`)."""
     column = stage.partition
     current = warehouse.read(
         f'SELECT "{column}", fingerprint FROM "{stage.fingerprints}" WHERE "{column}" = ?', [key]
     )
     built = current.with_columns(
-        pl.lit(_build_key(current["fingerprint"].item(), code_fingerprint())).alias("fingerprint")
+        pl.lit(
+            _build_key(current["fingerprint"].item(), code_fingerprint(reference_dir=reference_dir))
+        ).alias("fingerprint")
     )
     warehouse.replace_partition(stage.builds, built, column, key)
 
@@ -326,6 +340,7 @@ def run_build(
     instance: dg.DagsterInstance | None = None,
     pdf: bool = True,
     quarantine_dir: Path | None = None,
+    reference_dir: Path | None = None,
 ) -> BuildSummary:
     """Ingest `raw_dir` and materialise every asset, then swap in the new reports and the
     new warehouse; print the PDFs last.
@@ -335,7 +350,8 @@ def run_build(
     links: unchanged pages cost nothing) and swapped in only when everything succeeded: a
     failed build leaves both as they were and removes its staging copies. Printing comes
     after the swap, with one Chromium for every report whose PDF is missing or older than
-    its page: a printing failure costs no table and no page (`BuildSummary.pdf_error`)."""
+    its page: a printing failure costs no table and no page (`BuildSummary.pdf_error`).
+    `reference_dir`: the rule parameters (default: `WarehouseResource`'s, `data/reference`)."""
     started = time.perf_counter()
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
@@ -343,8 +359,11 @@ def run_build(
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
     with exclusive(warehouse_path):
+        reference = reference_dir or Path(
+            os.environ.get("CLASSEMENT_REFERENCE_DIR") or REFERENCE_DIR
+        )
         inputs = hashlib.sha256(
-            f"{raw_digest(raw_dir)}\0{code_digest(REFERENCE_DIR)}".encode()
+            f"{raw_digest(raw_dir)}\0{code_digest(reference)}".encode()
         ).hexdigest()
         last = load_state(cache)
         if (
@@ -360,7 +379,9 @@ def run_build(
             summary = _summary_from_state(last.summary, warehouse_path, reports_dir, quarantine)
         else:
             forget_state(cache)
-            summary = _build(raw_dir, warehouse_path, reports_dir, quarantine, emit, instance)
+            summary = _build(
+                raw_dir, warehouse_path, reports_dir, quarantine, emit, instance, reference_dir
+            )
         if pdf:
             summary.pdf_printed, summary.pdf_error = _print_reports(reports_dir, emit)
         save_state(
@@ -406,6 +427,7 @@ def _build(
     quarantine: Path,
     emit: Printer,
     instance: dg.DagsterInstance | None,
+    reference_dir: Path | None = None,
 ) -> BuildSummary:
     """The build proper, in staging copies swapped in at the end (`run_build`)."""
     staging = _staging_file(warehouse_path)
@@ -418,6 +440,7 @@ def _build(
             reports_dir=str(reports_staging),
             quarantine_dir=str(quarantine),
             cache_dir=str(default_cache(warehouse_path)),
+            **({"reference_dir": str(reference_dir)} if reference_dir else {}),
         )
         with Warehouse(staging).held():
             built = _materialise(resource, emit, instance)
@@ -483,7 +506,7 @@ def _materialise(
     built: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
-        keys = stale_partitions(resource.warehouse, stage, resource.reports)
+        keys = stale_partitions(resource.warehouse, stage, resource.reports, resource.reference)
         built[stage.partition] = keys if job.nodes else []
         if not job.nodes:
             continue
@@ -493,7 +516,7 @@ def _materialise(
             job.execute_in_process(
                 instance=instance, partition_key=key, run_config=_QUIET, asset_selection=selection
             )
-            record_build(resource.warehouse, stage, key)
+            record_build(resource.warehouse, stage, key, resource.reference)
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
         emit("Pages du site (index, fiches des joueurs) …")

@@ -23,13 +23,14 @@ class WarehouseResource(dg.ConfigurableResource):
     """Where the pipeline reads raw exports and writes the DuckDB warehouse and reports.
 
     Defaults come from the environment (`CLASSEMENT_RAW_DIR`, `CLASSEMENT_WAREHOUSE`,
-    `CLASSEMENT_REPORTS_DIR`), else the project's `data/` folder.
+    `CLASSEMENT_REPORTS_DIR`, `CLASSEMENT_REFERENCE_DIR`), else the project's `data/` folder.
     """
 
     raw_dir: str = os.environ.get("CLASSEMENT_RAW_DIR", str(DEFAULT_RAW_DIR))
     warehouse_path: str = os.environ.get("CLASSEMENT_WAREHOUSE", str(DEFAULT_WAREHOUSE))
     reports_dir: str = os.environ.get("CLASSEMENT_REPORTS_DIR", str(DEFAULT_REPORTS_DIR))
-    reference_dir: str = str(REFERENCE_DIR)
+    # The rule parameters (`data/reference/`); another folder builds under other rules.
+    reference_dir: str = os.environ.get("CLASSEMENT_REFERENCE_DIR", str(REFERENCE_DIR))
     # Where copies of rejected exports go; empty: `<warehouse>.quarantine/` beside it.
     quarantine_dir: str = os.environ.get("CLASSEMENT_QUARANTINE", "")
     # What builds keep between them (the ingest's cache); empty: `<warehouse>.cache/`.

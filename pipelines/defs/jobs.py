@@ -97,7 +97,7 @@ def stale_season_sensor(
             return dg.SkipReason(f"a {job} run is in progress")
     records = []
     for stage in STAGES:
-        stale = stale_partitions(warehouse.warehouse, stage, warehouse.reports)
+        stale = stale_partitions(warehouse.warehouse, stage, warehouse.reports, warehouse.reference)
         if stale:
             fingerprint = warehouse.warehouse.read(
                 f'SELECT fingerprint FROM "{stage.fingerprints}" WHERE "{stage.partition}" = ?',

@@ -49,7 +49,7 @@ def load_series_params(reference_dir: Path) -> SeriesParams:
     data = yaml.safe_load((reference_dir / PARAMS_FILE).read_text(encoding="utf-8")) or {}
     ss = data.get("super_serie") or {}
     return SeriesParams(
-        minimum_divisor=float(data["minimum_divisor"]),
+        minimum_divisor=float(data["min_divisor"]),
         super_serie_size=int(ss["size"]),
         super_serie_threshold=float(ss["threshold"]),
         current_weight=float(ss["current_weight"]),

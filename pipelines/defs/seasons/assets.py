@@ -33,4 +33,4 @@ SEASON_ASSETS = [
 def season_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `season_builds` the inputs, code and parameters the season was built
     from, so that a season is rebuilt only when one of them changes."""
-    record_build(warehouse.warehouse, SEASONS, context.partition_key)
+    record_build(warehouse.warehouse, SEASONS, context.partition_key, warehouse.reference)

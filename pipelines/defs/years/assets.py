@@ -28,4 +28,4 @@ YEAR_ASSETS = [
 def year_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `year_builds` the inputs, code and parameters the year's circuits were
     built from, so that a year is rebuilt only when one of them changes."""
-    record_build(warehouse.warehouse, YEARS, context.partition_key)
+    record_build(warehouse.warehouse, YEARS, context.partition_key, warehouse.reference)

@@ -1,0 +1,121 @@
+"""The what-if's comparison report in a real headless Chromium: no error, every chart
+drawn, and every list complete (as many rows as changements.csv has for it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from playwright import sync_api
+
+from pipelines.build import run_build
+from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
+from pipelines.whatif.run import WhatIfOutputs, run_whatif
+from tests.whatif_world import SEASON, write_world
+
+# Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
+pytestmark = pytest.mark.slow
+
+# Per plot div: its main svg and the bars actually drawn (paired bars, histograms).
+CHART_STATE = """() => Array.from(document.querySelectorAll('.plot')).map(div => ({
+  id: div.id,
+  svg: div.querySelectorAll('svg.main-svg').length,
+  traces: div.querySelectorAll('.barlayer .trace').length,
+  drawn: div.querySelectorAll('.barlayer .trace path').length,
+}))"""
+# Per list of changed players: its kind, the rows it announces and the rows it holds.
+LISTS = """() => Array.from(document.querySelectorAll('div.changes')).map(div => ({
+  kind: div.dataset.change,
+  announced: Number(div.dataset.rows),
+  rows: div.querySelectorAll('tbody tr').length,
+  licences: Array.from(div.querySelectorAll('tbody tr td:nth-child(2)')).map(td => td.textContent),
+}))"""
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> WhatIfOutputs:
+    """A what-if of the hand-made federation changing a quota, the minimum divisor and a
+    series equivalence: series, national series, bars, cote and its chain all move."""
+    root = tmp_path_factory.mktemp("whatif-browser")
+    raw = write_world(root / "raw")
+    run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
+    return run_whatif(
+        root / "w.duckdb",
+        SEASON,
+        ["series.quotas.*.1=2", "series.min_divisor=10", "cote.series_equivalence.1=2800"],
+        out_dir=root / "whatif",
+        reports_dir=root / "reports",
+        pdf=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def browser(outputs: WhatIfOutputs) -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
+        yield chromium
+        chromium.close()
+
+
+def _open(browser: Any, path: Path, shot: Path, width: int = 1200) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    page.goto(path.resolve().as_uri(), wait_until="load")
+    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+    page.screenshot(path=str(shot), full_page=True)
+    assert errors == [], errors
+    return page
+
+
+def test_the_charts_are_drawn(browser: Any, outputs: WhatIfOutputs, tmp_path: Path) -> None:
+    page = _open(browser, outputs.html, tmp_path / "whatif.png")
+    charts = {c["id"]: c for c in page.evaluate(CHART_STATE)}
+    assert set(charts) == {"chart-effectifs-series", "chart-cote-distribution"}
+    for chart in charts.values():
+        assert chart["svg"] >= 1, chart
+        assert chart["traces"] == 2 and chart["drawn"] >= 2, chart  # before and after
+    # The paired bars hold every series, before and after, with the counts of the table.
+    data = page.evaluate(
+        "() => document.getElementById('chart-effectifs-series').data.map(t => [t.name, t.y])"
+    )
+    counts = outputs.comparison.counts
+    assert data == [["Avant", counts["before"].to_list()], ["Après", counts["after"].to_list()]]
+    page.close()
+
+
+def test_every_list_is_complete(browser: Any, outputs: WhatIfOutputs, tmp_path: Path) -> None:
+    page = _open(browser, outputs.html, tmp_path / "lists.png")
+    lists = {entry["kind"]: entry for entry in page.evaluate(LISTS)}
+    csv = pl.read_csv(outputs.csv, infer_schema=False)
+    kinds = set(csv["changement"])
+    assert {"série", "série nationale", "cote", "rang à la cote"} <= kinds
+    for kind in kinds:
+        rows = csv.filter(pl.col("changement") == kind)
+        shown = lists[kind]
+        assert shown["announced"] == shown["rows"] == rows.height, kind
+        assert shown["licences"] == rows["licence"].to_list(), kind
+    comparison = outputs.comparison
+    assert lists["valeurs"]["rows"] == comparison.criteria.height
+    chain = comparison.chain
+    assert lists["départ"]["rows"] + lists["chaîne"]["rows"] == chain.height
+    # Folded on screen, opened when printed.
+    assert page.locator("details[open]").count() == 0
+    page.emulate_media(media="print")
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    assert page.locator("details:not([open])").count() == 0
+    page.close()
+
+
+def test_a_phone_does_not_scroll_sideways(
+    browser: Any, outputs: WhatIfOutputs, tmp_path: Path
+) -> None:
+    page = _open(browser, outputs.html, tmp_path / "phone.png", width=390)
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 390, wide
+    page.close()
