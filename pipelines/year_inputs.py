@@ -1,4 +1,4 @@
-"""Reads of a calendar year's inputs for the regional circuits (RULES §5).
+"""Reads of a calendar year's inputs for the regional circuits (docs/rules.md §5).
 
 Only reading here: every rule is a transform (`transforms.circuits`,
 `transforms.round_robin`). Circuit names are returned as written; the assets turn them

@@ -32,7 +32,7 @@ Decisions taken here (conventions of the simulated data):
 - Seasons start on the day `data/reference/seasons.yaml` sets (`SeasonCalendar`); season
   folders and the FFSc rankings' dates follow it, so the pipeline files each tournament
   in the season it was simulated in.
-- Ranks are competition ranks, shared by tied players (1, 2, 2, 4), as RULES §0 says.
+- Ranks are competition ranks, shared by tied players (1, 2, 2, 4), as docs/rules.md §0 says.
 - A bye is a game row with no opponent and no scores, counted in the results as a win with
   a spread of +50 in classique and +0 in DCDL.
 - The `series` column (duplicate series, "1".."7") is written on duplicate results only;

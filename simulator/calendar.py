@@ -122,7 +122,7 @@ CLASSIQUE_PATTERNS = (
 MASTERS_NAME = "Masters Grand Sud"
 MASTERS_CITY = "Marseille"
 DCDL_PATTERNS = ("Tournoi DCDL {de}{city}", "Open des chiffres et des lettres {de}{city}")
-# The region of the circuit of RULES §5 whose classique events also rank a duplicate.
+# The region of the circuit of docs/rules.md §5 whose classique events also rank a duplicate.
 CIRCUIT_REGION = "PACA"
 
 

@@ -43,7 +43,7 @@ def match_scores(rng: np.random.Generator, discipline: str, strength: np.ndarray
 
 
 def round_robin_pairs(n: int, r: int) -> tuple[list[tuple[int, int]], int | None]:
-    """Pairs of round `r` (1-based) of a round robin of players 0..n-1 (RULES §5 tables).
+    """Pairs of round `r` (1-based) of a round robin of players 0..n-1 (docs/rules.md §5 tables).
 
     With m = n - 1 (n even), players i and j of 1..m meet when i + j = 3 - r (mod m); the one
     paired with themself meets player n. An odd n gets a bye instead of player n.

@@ -23,7 +23,7 @@ from simulator.names import (
 )
 from transforms.series_labels import NEW_LICENSEE_SERIES, SERIES_ORDER
 
-# The simulated federation's own quotas of series 1..6, cumulative (the shares of RULES §3:
+# The simulated federation's own quotas of series 1..6, cumulative (the shares of docs/rules.md §3:
 # N1 1 %, N2 2 %, N3 3 %, N4 12 %, N5 20 %, N6 the rest). They shape the simulated data, and
 # the classification the simulator publishes in its FFSc rankings: they are the world the
 # pipeline is compared with, not the pipeline's parameters (data/reference/series_quotas.csv).

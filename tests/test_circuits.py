@@ -1,4 +1,4 @@
-"""RULES §5 (PACA regional ranking): the four points tables, a tournament's points, the
+"""docs/rules.md §5 (PACA regional ranking): the four points tables, a tournament's points, the
 window of each ranking on [001]'s 2010–2011 calendars, club points, best 5, ties, movement,
 seeds and the Masters invitees."""
 

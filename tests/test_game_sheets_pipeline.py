@@ -1,4 +1,4 @@
-"""Game sheets in the pipeline (RULES §7, issue 16): the export kind and its checks, the
+"""Game sheets in the pipeline (docs/rules.md §7, issue 16): the export kind and its checks, the
 audit asset and its check, the season report section, `classement score` and the
 generator's sheets."""
 

@@ -273,7 +273,7 @@ def test_french_headers_are_aliases_of_the_schema() -> None:
 
 
 def test_seasons_start_on_the_day_of_the_season_calendar(tmp_path: Path) -> None:
-    # France's 2007 season started on 1 July (RULES §0)
+    # France's 2007 season started on 1 July (docs/rules.md §0)
     config = GenerateConfig(seed=7, seasons=1, players=150, first_season=2021)
     generate(tmp_path, config, SeasonCalendar(7, 1))
     assert sorted(p.name for p in tmp_path.iterdir()) == [

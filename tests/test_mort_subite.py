@@ -1,4 +1,4 @@
-"""RULES §6: the Belgian Mort Subite challenge (source [004], the FBS regulation)."""
+"""docs/rules.md §6: the Belgian Mort Subite challenge (source [004], the FBS regulation)."""
 
 from __future__ import annotations
 

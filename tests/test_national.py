@@ -1,4 +1,4 @@
-"""RULES §4: national classifications — France, Belgium, Switzerland, the median rule and
+"""docs/rules.md §4: national classifications — France, Belgium, Switzerland, the median rule and
 its clé de répartition. Every number below is computed by hand in the comments."""
 
 from __future__ import annotations

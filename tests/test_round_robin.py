@@ -1,4 +1,4 @@
-"""RULES §5, second part: the Masters Grand Sud and the Grand Est championship [001].
+"""docs/rules.md §5b, second part: the Masters Grand Sud and the Grand Est championship [001].
 
 Every standings case below is computed by hand; each test writes out the numbers it checks.
 """

@@ -1,4 +1,4 @@
-"""RULES §7: move scoring ([002]), the replay of game sheets and their audit."""
+"""docs/rules.md §7: move scoring ([002]), the replay of game sheets and their audit."""
 
 from __future__ import annotations
 

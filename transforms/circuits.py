@@ -1,8 +1,8 @@
-"""The PACA regional ranking of the Des chiffres et des lettres clubs (RULES §5, first part;
+"""The PACA regional ranking of the Des chiffres et des lettres clubs (docs/rules.md §5, first part;
 source [001] chapters 1–3), for players and for clubs, in calendar years.
 
 Pure transforms: Polars frames in, the tables of `transforms/tables/circuits.py` out; every
-number RULES §5 marks as a parameter arrives through `CircuitParams` (loaded from
+number docs/rules.md §5 marks as a parameter arrives through `CircuitParams` (loaded from
 `data/reference/circuits.yaml` and the four tables of `data/reference/circuits/` by
 `pipelines.reference.circuits`).
 
@@ -10,7 +10,7 @@ In each circuit tournament a player scores: table 1 by duplicate place and numbe
 present, table 2 for each win over a seed (by the seed's number), table 3 for each draw
 with a seed, table 4 by final place and number of seeds present; the total is the sum of
 the four. A club scores the sum of its three best player totals. After every tournament a
-ranking is published (players and clubs): the tournaments of its *window* (RULES §5), each
+ranking is published (players and clubs): the tournaments of its *window* (docs/rules.md §5), each
 one's 5 best totals kept. Its top 16 are the seeds of the next tournament; the top 16 of the
 year's last ranking are invited to the Masters PACA.
 
@@ -19,7 +19,7 @@ whole numbers of `1/unit` (unit = the least common denominator of the tables' va
 with the defaults), so sums, best-5 totals and ties are exact; the tables hold the points as
 DOUBLE (exact for halves).
 
-Decisions taken here, where RULES §5 and [001] are silent:
+Decisions taken here, where docs/rules.md §5 and [001] are silent:
 
 - **Which tournaments**: those whose results' `circuit` column (one or more names joined
   by `;`, compared trimmed and case-insensitively) names the circuit. Each must be a held
@@ -38,7 +38,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
   in ([001] §2.1).
 - **Places**: the duplicate place is `duplicate_rank` (a player without one scores no
   table-1 points), the final place is `rank`; tied players score their shared place's
-  points (RULES §0). Places above 32 score nothing from tables 1 and 4.
+  points (docs/rules.md §0). Places above 32 score nothing from tables 1 and 4.
 - **Games**: each game counts, so two wins over the same seed score twice. The result is
   `player_result` where stated, else the comparison of the two scores; a game with neither
   is an error. A game may be listed from one side or from both (`transforms.elo.both_sides`).
@@ -47,7 +47,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
   (trimmed; empty = no club, no club points). Every club scores, in or out of PACA. Among
   equal player totals the smaller player id is listed as counted (the sum is the same).
 - **Window** of the ranking published after tournament T (held in year Y, on date d), in
-  event order (RULES §0):
+  event order (docs/rules.md §0):
   - the held editions of year Y up to T;
   - plus, unless it is the year's last ranking, each held edition of year Y − 1 whose event
     has no held edition of year Y up to T (a new edition replaces it), and which is not
@@ -56,7 +56,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
     the event's year-Y edition was neither held nor announced — i.e. the calendar has no
     held or announced year-Y edition of the event whose `announced_on` is on or before the
     anniversary. So the decision is taken once, at the anniversary: a later announcement
-    does not bring the points back (RULES §5's Orange case: announced before 11 April
+    does not bring the points back (docs/rules.md §5's Orange case: announced before 11 April
     2011, kept until Orange 2011 replaces them; otherwise dropped at Arles 2011).
   - A held or announced edition without `announced_on` counts as announced all along; a
     cancelled edition is never announced.
@@ -69,7 +69,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
 - **Best 5**: the 5 best totals of the window; among equal totals the earlier tournament (in
   event order) is counted. `total` sums every tournament of the window, `played` counts
   them. A ranking lists every player (club) who played (scored in) a tournament of its
-  window, even with 0 points; ties share the best place (RULES §0), ordered by player id.
+  window, even with 0 points; ties share the best place (docs/rules.md §0), ordered by player id.
 - **Movement** = previous place − place (positive: places gained), against the previous
   ranking of the circuit, whatever its year; the first ranking of the data compares with
   the imported ranking that gave the first seeds (clubs: no movement); null for a player
@@ -125,7 +125,7 @@ class CircuitError(ValueError):
 
 @dataclass(frozen=True)
 class CircuitParams:
-    """Every parameter of RULES §5 (PACA): sizes and the four points tables."""
+    """Every parameter of docs/rules.md §5 (PACA): sizes and the four points tables."""
 
     circuit: str
     seeds: int  # 16
@@ -289,7 +289,7 @@ class _Edition:
 
     @property
     def key(self) -> tuple[dt.date, dt.date, str]:
-        """Event order (RULES §0): end date, start date, tournament id."""
+        """Event order (docs/rules.md §0): end date, start date, tournament id."""
         return (self.date, self.start, self.tournament_id or "")
 
 
@@ -425,7 +425,7 @@ def _tournament_dates(tournaments: pl.DataFrame) -> dict[str, tuple[dt.date, dt.
 def ranking_windows(
     calendar: pl.DataFrame, tournaments: pl.DataFrame, circuit: str
 ) -> pl.DataFrame:
-    """The window of the ranking published after each tournament (RULES §5).
+    """The window of the ranking published after each tournament (docs/rules.md §5).
 
     `calendar` is the circuit calendar export (`circuit, event_key, year, date, announced_on,
     status, tournament_id`); `tournaments` the circuit's tournaments that have results

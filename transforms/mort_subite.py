@@ -1,4 +1,4 @@
-"""The Belgian "Mort Subite" challenge (RULES §6, source [004]: the FBS regulation).
+"""The Belgian "Mort Subite" challenge (docs/rules.md §6, source [004]: the FBS regulation).
 
 A round is played after a host tournament by the players qualified from its ranking after
 the penultimate game (art. 4); it is an elimination game played move by move (art. 7–11);
@@ -24,11 +24,11 @@ results; `move_survivors` plays one move (the simulator's arbiter uses it too). 
 tables of `challenge` carry each round's `season` (of its date); `qualify` and
 `round_results` give a round's rows without it.
 
-Decisions taken here, where RULES §6 and [004] are silent:
+Decisions taken here, where docs/rules.md §6 and [004] are silent:
 
 - **Series**: a row's series is read as a series level (`4B` → `4`, `Série 2` → `2`);
   super-série (`SS`) counts as series 1 for "each series", the trophy categories and the
-  cups; a missing series counts as `7` (the last default of RULES §3). The pipeline first
+  cups; a missing series counts as `7` (the last default of docs/rules.md §3). The pipeline first
   takes a regular round's missing series from the player's row in the host tournament's
   results (`with_host_series`), the series they held that day; not from the rest of the
   §3 chain (last season's classification, rating lists), which the ingest — checking the
@@ -154,7 +154,7 @@ class TrophyCategory:
 
 @dataclass(frozen=True)
 class MortSubiteParams:
-    """Every parameter of RULES §6."""
+    """Every parameter of docs/rules.md §6."""
 
     top_overall: int  # art. 4: the first 10 of the host ranking
     top_per_series: int  # art. 4: the first 3 of each series

@@ -21,7 +21,7 @@ federation), `duplicate_event_scores`, `series_standings`, `tournaments` and `re
 Parameters come as `NationalParams` (`national.yaml`), the quotas as `SeriesQuotas`
 (`series_quotas.csv`) and the federations as an `AliasTable` (`federations.csv`).
 
-Decisions taken here, where [000] and RULES §4 are silent:
+Decisions taken here, where [000] and docs/rules.md §4 are silent:
 
 - **Who is classified.** The population of a season is the cascade's
   (`series_classification`: every player with a duplicate result in the season plus the

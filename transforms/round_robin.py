@@ -1,4 +1,4 @@
-"""Round-robin finals of the regional circuits (RULES §5, source [001]): the Masters Grand
+"""Round-robin finals of the regional circuits (docs/rules.md §5b, source [001]): the Masters Grand
 Sud and the Grand Est championship (its qualifying ranking and its final).
 
 Pure transforms: Polars frames in, frames out; every number RULES marks as a parameter comes
@@ -13,7 +13,7 @@ the Grand Est qualifying tournaments (`tournament_id, end_date`) with their resu
 (`tournament_id, player_id, rank`, optional `duplicate_rank`). Outputs are the tables
 `round_robin_standings` and `grand_est_qualifying` (`transforms.tables.round_robin`).
 
-Decisions taken here, where RULES §5 and [001] are silent:
+Decisions taken here, where docs/rules.md §5b and [001] are silent:
 
 - **Match result**: a match is won by the side with more moves (`player_moves` against
   `opponent_moves`), drawn when they are equal. A match's two rows (a row and its mirror)
@@ -37,7 +37,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
   separated from the last player they were level with; null when points alone decide.
   `play_off`: Masters players level for first after head-to-head — they share place 1
   with `play_off_needed` (never broken by the annual place); `ex_aequo`: level on every
-  criterion, sharing the place (competition ranking, RULES §0).
+  criterion, sharing the place (competition ranking, docs/rules.md §0).
 - **Grand Est "points marqués dans les matchs"**: [001] defines them as "le nombre total
   de coups où ils ont marqué", i.e. the moves won (`player_moves`, a shared move counting
   for both); "le plus petit total de points marqués par leurs adversaires" is the moves
@@ -45,7 +45,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
   exported, is validated (not negative) but is no criterion. Moves at the top are
   required for a Grand Est final; in duplicate-match a move at the top is a scored move,
   so `player_top_moves` may not exceed `player_moves` there.
-- **Withdrawal**: RULES §5 writes the rule for the Grand Est; [001] is silent for the
+- **Withdrawal**: docs/rules.md §5b writes the rule for the Grand Est; [001] is silent for the
   Masters, and the project applies the same rule (with the Masters' own R and D) to both
   finals. A withdrawn player is not ranked (place null, `withdrawn`); their counters are
   those of the games they played. A withdrawal is *late* when at most R rounds are left
@@ -61,7 +61,7 @@ Decisions taken here, where RULES §5 and [001] are silent:
   player's games for everyone. `annulled_games` lists, per player, the opponents whose
   games do not count for that player's place.
 - **Grand Est qualifying**: a qualifying tournament counts for the calendar year of its
-  end date. A shared place scores that place's points (RULES §0); a place beyond the
+  end date. A shared place scores that place's points (docs/rules.md §0); a place beyond the
   table scores 0. `places_histogram` counts the final places 1..32; the duplicate places
   (`duplicate_rank`) break the ties left and are not stored. Players level on points and
   both histograms share the place.
@@ -181,7 +181,7 @@ class GrandEstParams:
 
 
 def default_pairings(players: int = 16) -> tuple[Pairing, ...]:
-    """The default pairing table of RULES §5 for an even number of players: in match r,
+    """The default pairing table of docs/rules.md §5b for an even number of players: in match r,
     players i and j of 1..n−1 meet when i + j ≡ 3 − r (mod n − 1), the one paired with
     themself meets player n, and tables are numbered by the better-ranked player of each
     pair (match 3, table 2: the 2nd meets the 13th for n = 16)."""
@@ -944,7 +944,7 @@ def _late_withdrawals(
     rule: WithdrawalRule,
     points: MatchPoints,
 ) -> set[str]:
-    """The withdrawn players whose games stay counted for places 1..D (RULES §5)."""
+    """The withdrawn players whose games stay counted for places 1..D (docs/rules.md §5b)."""
     late: set[str] = set()
     for w, k in sorted(withdrawn.items()):
         if total_rounds - k > rule.rounds_left:
@@ -1127,7 +1127,7 @@ def grand_est_final_standings(
     """Standings of the Grand Est final (duplicate-match; `field` from `grand_est_field`,
     or any `player_id, place` with the qualifying places): win 2 / draw 1 / loss 0, then
     moves at the top, moves scored, head-to-head, smallest total scored by the opponents,
-    qualifying place; the withdrawal rule of RULES §5 with R and D of `params`; `year` as
+    qualifying place; the withdrawal rule of docs/rules.md §5b with R and D of `params`; `year` as
     for `masters_standings`."""
     return _final_standings(
         matches,

@@ -1,4 +1,4 @@
-"""Move scoring and the game-sheet audit (RULES §7, source [002]).
+"""Move scoring and the game-sheet audit (docs/rules.md §7, source [002]).
 
 A game sheet is the master game of a duplicate round: one row per move, the top played on
 it (`tournament_id, game, move, rack, word, position, score`). Each game is replayed move
@@ -37,7 +37,7 @@ Audit statuses (`game_sheet_audit.status`):
   `top_total_unchecked` (a move could not be scored, or the sheet does not hold as many
   games as the tournament's `games`; `computed_score` null).
 
-Decisions taken here, where RULES §7 and [002] are silent:
+Decisions taken here, where docs/rules.md §7 and [002] are silent:
 
 - **Notation**: the position is read case-insensitively, spaces ignored; letter then number
   is horizontal, number then letter vertical. The word is written whole (letters already
@@ -138,7 +138,7 @@ class Square:
 
 @dataclass(frozen=True)
 class ScoringParams:
-    """Every parameter of RULES §7."""
+    """Every parameter of docs/rules.md §7."""
 
     letter_values: Mapping[str, int]  # "A" … "Z"
     blank_value: int

@@ -3,7 +3,7 @@
 The file is read like an export of the raw folder (CSV or XLSX, the `game_sheet` kind of
 docs/exports.md) and checked like one, so that a file the build would reject stops here
 with the same message (the checks against the tournament's results aside: the command
-needs none). Each game is then replayed with the scorer of RULES §7: each move with its
+needs none). Each game is then replayed with the scorer of docs/rules.md §7: each move with its
 words and computed score, its problems, the total of the computed tops and the board.
 
 Exit status: 0 when every move scores as stated (a move without a stated score counts as
@@ -42,7 +42,7 @@ UNREADABLE = 2
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="replay a duplicate game sheet and check each move's score (RULES §7)",
+        help="replay a duplicate game sheet and check each move's score (docs/rules.md §7)",
         description="Replays the master game(s) of a game sheet (CSV or XLSX, columns "
         "tournament_id, game, move, rack, word, position, score: docs/exports.md) move by "
         "move: each move with its words and computed score, then the board. Exit status 0 "

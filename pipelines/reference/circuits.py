@@ -1,4 +1,4 @@
-"""Loaders of the regional circuits' reference data (RULES §5): the circuit names
+"""Loaders of the regional circuits' reference data (docs/rules.md §5): the circuit names
 (`circuits.csv`, an alias table) and the PACA parameters (`circuits.yaml` and the four points
 tables it names in `data/reference/circuits/`)."""
 
@@ -79,7 +79,7 @@ def _positive(data: dict[str, object], key: str, path: Path) -> int:
 
 
 def load_circuit_params(reference_dir: Path) -> CircuitParams:
-    """Every parameter of RULES §5 (PACA): circuits.yaml and its four tables."""
+    """Every parameter of docs/rules.md §5 (PACA): circuits.yaml and its four tables."""
     path = Path(reference_dir) / CIRCUITS_FILE
     data = read_yaml(path)
     seeds = _positive(data, "seeds", path)

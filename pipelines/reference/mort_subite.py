@@ -1,4 +1,4 @@
-"""Loader of the Mort Subite challenge parameters (`mort_subite.yaml`, RULES §6)."""
+"""Loader of the Mort Subite challenge parameters (`mort_subite.yaml`, docs/rules.md §6)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _trophies(raw: Any, path: Path) -> tuple[TrophyCategory, ...]:
 
 
 def load_mort_subite_params(reference_dir: Path) -> MortSubiteParams:
-    """Every parameter of RULES §6, checked."""
+    """Every parameter of docs/rules.md §6, checked."""
     path = Path(reference_dir) / MORT_SUBITE_FILE
     data = read_yaml(path)
     qualification = require(data, "qualification", path)

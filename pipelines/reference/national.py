@@ -1,4 +1,4 @@
-"""Loader of the national classification parameters (`national.yaml`, RULES §4)."""
+"""Loader of the national classification parameters (`national.yaml`, docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _section(data: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
 
 
 def load_national_params(reference_dir: Path) -> NationalParams:
-    """Every parameter of RULES §4; errors name the file and the key. Federation codes must
+    """Every parameter of docs/rules.md §4; errors name the file and the key. Federation codes must
     be codes of `federations.csv`."""
     path = Path(reference_dir) / NATIONAL_FILE
     data = read_yaml(path)

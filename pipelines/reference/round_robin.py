@@ -1,5 +1,6 @@
-"""Loaders of the round-robin finals' parameters (RULES §5): `round_robin.yaml` and the tables
-of `data/reference/round_robin/` (the Masters pairing table, the Grand Est qualifying points)."""
+"""Loaders of the round-robin finals' parameters (docs/rules.md §5b): `round_robin.yaml`
+and the tables of `data/reference/round_robin/` (the Masters pairing table, the Grand Est
+qualifying points)."""
 
 from __future__ import annotations
 

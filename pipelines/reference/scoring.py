@@ -1,4 +1,4 @@
-"""Loader of the move-scoring parameters (RULES §7): `scoring.yaml`."""
+"""Loader of the move-scoring parameters (docs/rules.md §7): `scoring.yaml`."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def _squares(raw: Any, legend: dict[str, Square], path: Path) -> tuple[tuple[Squ
 
 
 def load_scoring_params(reference_dir: Path) -> ScoringParams:
-    """Every parameter of RULES §7 (scoring.yaml), validated."""
+    """Every parameter of docs/rules.md §7 (scoring.yaml), validated."""
     path = Path(reference_dir) / SCORING_FILE
     data = read_yaml(path)
     return ScoringParams(

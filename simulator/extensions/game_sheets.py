@@ -1,4 +1,4 @@
-"""Game sheets (RULES §7): the master games of some duplicate tournaments of each season.
+"""Game sheets (docs/rules.md §7): the master games of some duplicate tournaments of each season.
 
 For `SHEETS_PER_SEASON` duplicate tournaments of a season (drawn at random), each of its
 games is played on a board from a French bag of tiles: the rack is refilled from the bag

@@ -108,7 +108,7 @@ TABLES = (
         FAMILY,
         "ranking × tournament it counts",
         "The window of each ranking: the year's tournaments held so far and last year's "
-        "not yet held again, replaced or dropped at the anniversary as RULES §5 says; the "
+        "not yet held again, replaced or dropped at the anniversary as docs/rules.md §5 says; the "
         "year's last ranking counts the year's tournaments only.",
         columns(
             *_RANKING_HEAD,

@@ -1,6 +1,6 @@
-"""Regional circuits: the round-robin finals of RULES §5 — Masters Grand Sud and the Grand Est
-championship (`transforms.round_robin`), partitioned by calendar year; and the `matches`
-export the finals are ranked from (a base table, written by the ingest)."""
+"""Regional circuits: the round-robin finals of docs/rules.md §5b — Masters Grand Sud and
+the Grand Est championship (`transforms.round_robin`), partitioned by calendar year; and
+the `matches` export the finals are ranked from (a base table, written by the ingest)."""
 
 import polars as pl
 

@@ -1,2 +1,2 @@
-"""Regional circuits (RULES §5), by calendar year: the PACA ranking, the round-robin finals
+"""Regional circuits (docs/rules.md §5), by calendar year: the PACA ranking, the round-robin finals
 (Masters Grand Sud, Grand Est championship) and their reports."""

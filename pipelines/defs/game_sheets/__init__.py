@@ -1,2 +1,2 @@
-"""Game sheets (RULES §7): every duplicate master game replayed and re-scored, its tops
+"""Game sheets (docs/rules.md §7): every duplicate master game replayed and re-scored, its tops
 checked against the tournament's `top_total`."""

@@ -1,1 +1,1 @@
-"""Belgian Mort Subite challenge (RULES §6): qualification, rounds and season standings."""
+"""Belgian Mort Subite challenge (docs/rules.md §6): qualification, rounds and season standings."""
