@@ -55,6 +55,9 @@ class BuildSummary:
     pdf_printed: list[str] = field(default_factory=list)
     pdf_error: str | None = None
     seconds: float = 0.0
+    # seconds spent per step of this build ("ingest", "season", "year", "site" and "pdf"
+    # are wall times of whole stages; "step:<asset>" the asset's time summed over partitions)
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def exit_status(self) -> int:
@@ -383,7 +386,9 @@ def run_build(
                 raw_dir, warehouse_path, reports_dir, quarantine, emit, instance, reference_dir
             )
         if pdf:
+            started_pdf = time.perf_counter()
             summary.pdf_printed, summary.pdf_error = _print_reports(reports_dir, emit)
+            summary.timings["pdf"] = time.perf_counter() - started_pdf
         save_state(
             cache,
             BuildState(
@@ -430,10 +435,13 @@ def _build(
     reference_dir: Path | None = None,
 ) -> BuildSummary:
     """The build proper, in staging copies swapped in at the end (`run_build`)."""
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
     staging = _staging_file(warehouse_path)
     reports_staging = reports_dir.with_name(f"{reports_dir.name}.building-{os.getpid()}")
     try:
         _stage_reports(reports_dir, reports_staging)
+        timings["staging"] = time.perf_counter() - started
         resource = WarehouseResource(
             raw_dir=str(raw_dir),
             warehouse_path=str(staging),
@@ -443,8 +451,9 @@ def _build(
             **({"reference_dir": str(reference_dir)} if reference_dir else {}),
         )
         with Warehouse(staging).held():
-            built = _materialise(resource, emit, instance)
+            built = _materialise(resource, emit, instance, timings)
             summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
+        summary.timings = timings
         _swap_reports(reports_staging, reports_dir)
         os.replace(staging, warehouse_path)
     finally:
@@ -489,9 +498,13 @@ def _swap_reports(staging: Path, reports: Path) -> None:
 
 
 def _materialise(
-    resource: WarehouseResource, emit: Printer, instance: dg.DagsterInstance | None
+    resource: WarehouseResource,
+    emit: Printer,
+    instance: dg.DagsterInstance | None,
+    timings: dict[str, float],
 ) -> dict[str, list[str]]:
-    """Run the stages in-process: ingest, every stale partition, the site."""
+    """Run the stages in-process: ingest, every stale partition, the site; the time of
+    each in `timings` (see `BuildSummary.timings`)."""
     project = _definitions()
     defs = dg.Definitions(
         assets=project.assets,
@@ -502,7 +515,12 @@ def _materialise(
     )
     instance = instance or dg.DagsterInstance.ephemeral()
     emit(f"Lecture des exports de {resource.raw} …")
-    defs.resolve_job_def("ingest_exports").execute_in_process(instance=instance, run_config=_QUIET)
+    started = time.perf_counter()
+    result = defs.resolve_job_def("ingest_exports").execute_in_process(
+        instance=instance, run_config=_QUIET
+    )
+    _add_steps(result, timings)
+    timings["ingest"] = time.perf_counter() - started
     built: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
@@ -511,17 +529,32 @@ def _materialise(
         if not job.nodes:
             continue
         selection = _without(job, *stage.pdf_assets)
+        started = time.perf_counter()
         for key in keys:
             emit(f"{stage.label} {key} …")
-            job.execute_in_process(
+            result = job.execute_in_process(
                 instance=instance, partition_key=key, run_config=_QUIET, asset_selection=selection
             )
+            _add_steps(result, timings)
             record_build(resource.warehouse, stage, key, resource.reference)
+        timings[stage.partition] = time.perf_counter() - started
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
         emit("Pages du site (index, fiches des joueurs) …")
-        site_job.execute_in_process(instance=instance, run_config=_QUIET)
+        started = time.perf_counter()
+        _add_steps(site_job.execute_in_process(instance=instance, run_config=_QUIET), timings)
+        timings["site"] = time.perf_counter() - started
     return built
+
+
+def _add_steps(result: dg.ExecuteInProcessResult, timings: dict[str, float]) -> None:
+    """Add each step's time (Dagster's own measure) to `timings["step:<step>"]`."""
+    for event in result.get_step_success_events():
+        data = event.event_specific_data
+        duration = getattr(data, "duration_ms", None)
+        if event.step_key is not None and duration is not None:
+            key = f"step:{event.step_key}"
+            timings[key] = timings.get(key, 0.0) + duration / 1000
 
 
 def _summary(
