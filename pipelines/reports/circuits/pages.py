@@ -16,7 +16,7 @@ from pipelines.reports.circuits.common import circuit_names, for_year, slug
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, fmt_number, link, table, tag, write_atomic
 from pipelines.reports.layout import circuit_page_path, year_dir, year_index_path
-from pipelines.reports.page import page
+from pipelines.reports.page import GLOSSARY_PAGE, page
 from pipelines.reports.section import Chart, Section, chart_html, chart_id
 
 PLOTLY_FROM_YEAR = "../../assets/plotly.min.js"
@@ -110,8 +110,10 @@ def render_circuit_page(data: ReportData, year: str, circuit: CircuitPage) -> st
     title = f"{circuit.name} — {year}"
     header = Html(
         '<nav class="breadcrumb no-print">'
-        f"{link('index.html', f'← Circuits {year}')} · "
-        f"{link(f'{circuit.slug}.pdf', 'Version PDF')}</nav>"
+        f"{link('../../index.html', '← Accueil')} · "
+        f"{link('index.html', f'Circuits {year}')} · "
+        f"{link(f'{circuit.slug}.pdf', 'Version PDF')} · "
+        f"{link(f'../../{GLOSSARY_PAGE}', 'Glossaire')}</nav>"
         f'<header class="page"><h1>{esc(title)}</h1>'
         "<p>Circuit régional des clubs Des chiffres et des lettres, année civile "
         f"{esc(year)} (règles : docs/rules.md §5).</p></header>"
@@ -143,8 +145,10 @@ def render_year_index(data: ReportData, year: str, pages: Sequence[CircuitPage])
         listing = Html('<p class="note">Aucun circuit régional n\'a de résultats cette année.</p>')
     years = sorted(data.table("year_fingerprints")["year"].to_list())
     others = " · ".join(link(f"../{y}/index.html", y) for y in years if y != year)
-    nav = link("../../index.html", "← Accueil") + (
-        Html(f" · Autres années : {others}") if others else ""
+    nav = (
+        link("../../index.html", "← Accueil")
+        + Html(f" · {link(f'../../{GLOSSARY_PAGE}', 'Glossaire')}")
+        + (Html(f" · Autres années : {others}") if others else "")
     )
     body = Html(
         f'<nav class="breadcrumb no-print">{nav}</nav>'
