@@ -26,7 +26,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -35,6 +35,9 @@ from transforms.elo import EloError, EloParams
 from transforms.federations import AliasTable, normalise_key
 from transforms.series import Classification, SeriesParams, SeriesQuotas
 from transforms.tables import table
+
+if TYPE_CHECKING:
+    from benchmarks.season import SeasonInputs
 
 Row = dict[str, Any]
 
@@ -1090,3 +1093,78 @@ def naive_provisional_changes(
         )
         out.extend(rows_now)
     return _frame("series_provisional", out)
+
+
+# ----------------------------------------------------------------------------- one season
+
+
+def run_season(inputs: SeasonInputs) -> dict[str, pl.DataFrame]:
+    """The season's tables by the naive functions, wired as `benchmarks.season.fast_season`
+    wires the fast ones (as the assets do)."""
+    i = inputs
+
+    def entries(results: pl.DataFrame) -> pl.DataFrame:
+        columns = ("tournament_id", "player_id", "series", "start")
+        rows = [{**{c: r[c] for c in columns}, "season": i.season} for r in _rows(results)]
+        schema = {**{c: results.schema[c] for c in columns}, "season": pl.String}
+        return pl.DataFrame(rows, schema=schema)
+
+    held_all = naive_event_series(entries(i.results), i.previous_classification, i.rating_lists)
+    cote_history = naive_cote_history(
+        i.tournaments,
+        i.results,
+        i.rating_lists,
+        i.cote_params,
+        series=held_all,
+        prior=naive_last_cotes(i.prior_cote_history),
+    )
+    elo_history = naive_elo_history(
+        i.tournaments,
+        i.games,
+        i.rating_lists,
+        i.all_results,
+        i.elo_params,
+        prior=naive_last_elo(i.prior_elo_history, i.elo_params),
+    )
+    held = naive_event_series(
+        entries(i.duplicate_results), i.previous_classification, i.rating_lists
+    )
+    scores = naive_duplicate_event_scores(i.duplicate_results, i.duplicate_events, held)
+    standings = naive_season_standings(
+        scores,
+        i.duplicate_events,
+        i.series_params,
+        federations=naive_player_federations(i.players, i.duplicate_results),
+        previous=i.previous_standings,
+    )
+    new = naive_new_licensees(
+        i.players, i.duplicate_results, i.rating_lists, i.season_start, i.season_end
+    )
+    held_in_season = naive_series_held(
+        scores,
+        i.duplicate_events,
+        naive_season_series(i.season, i.previous_classification, i.rating_lists, i.season_end),
+    )
+    result = naive_classify_season(
+        standings,
+        pl.DataFrame(
+            [{**r, "season": i.season} for r in new.to_dicts()],
+            schema={"player_id": pl.String, "federation": pl.String, "season": pl.String},
+        ),
+        i.quotas,
+        i.series_params,
+        held_in_season,
+        federations=i.federations,
+    )
+    return {
+        "cote_history": cote_history,
+        "elo_history": elo_history,
+        "duplicate_event_scores": scores,
+        "series_standings": standings,
+        "series_classification": result.classification,
+        "series_bars": result.bars,
+        "series_movements": result.movements,
+        "series_provisional": naive_provisional_changes(
+            scores, i.duplicate_events, i.quotas, i.series_params, new
+        ),
+    }
