@@ -228,13 +228,18 @@ def naive_cote_history(
             else:
                 before[pid] = params.initial_cote
         by_cote = sorted(before.values(), reverse=True)  # reference cote of place k
+        # Initial place: tied cotes share the best place (fast code; only the reference
+        # cote of a place enters the rules, and it does not depend on this choice).
+        first_place: dict[int, int] = {}
+        for place, value in enumerate(by_cote, start=1):
+            first_place.setdefault(value, place)
         rated: list[Row] = []
         for p in players:
             pid, rank = p["player_id"], p["rank"]
             if rank is None or not 1 <= rank <= n:
                 raise CoteError(f"tournament {tid}: ranks must lie in 1..{n}")
             mine = before[pid]
-            initial_place = 1 + sum(1 for c in before.values() if c > mine)
+            initial_place = first_place[mine]
             pe = n - rank + 1
             bonus = 0
             if rank <= len(params.bonus_divisors):
@@ -646,12 +651,13 @@ def naive_duplicate_event_scores(
         for r in rows:
             s = r["series"]
             zone_series.append(1 if s == SUPER_SERIE else (int(s) if s and s.isdigit() else None))
+        count = {x: sum(1 for z in zone_series if z == x) for x in (1, 2, 3, 4)}
+        better = {x: sum(count[y] for y in (1, 2, 3, 4) if y < x) for x in (1, 2, 3, 4)}
         for r in rows:
             place = r["place"]
             for x in (1, 2, 3, 4):
-                better = sum(1 for z in zone_series if z is not None and z < x)
-                count = sum(1 for z in zone_series if z == x)
-                a, b = better + 1, better + count
+                # zone of X: a = 1 + participants of a better series, b = a − 1 + those of X
+                a, b = better[x] + 1, better[x] + count[x]
                 r[f"zone{x}_a"], r[f"zone{x}_b"] = a, b
                 if place == 1 or place < a:  # the winner gets 100 for every X
                     pct = 100.0
@@ -1106,7 +1112,8 @@ def run_season(inputs: SeasonInputs) -> dict[str, pl.DataFrame]:
     def entries(results: pl.DataFrame) -> pl.DataFrame:
         columns = ("tournament_id", "player_id", "series", "start")
         rows = [{**{c: r[c] for c in columns}, "season": i.season} for r in _rows(results)]
-        schema = {**{c: results.schema[c] for c in columns}, "season": pl.String}
+        schema: dict[str, pl.DataType] = {c: results.schema[c] for c in columns}
+        schema["season"] = pl.String()
         return pl.DataFrame(rows, schema=schema)
 
     held_all = naive_event_series(entries(i.results), i.previous_classification, i.rating_lists)
