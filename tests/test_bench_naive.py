@@ -5,6 +5,7 @@ catch a changed number."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from benchmarks.naive import (
     naive_elo_history,
     naive_event_series,
     naive_provisional_changes,
+    naive_season_standings,
     run_season,
 )
 from benchmarks.season import (
@@ -39,6 +41,8 @@ from tests.test_series import (
     SEASON,
     _event,
     _hundred,
+    _no_rest_quotas,
+    _random_season,
     _small_quotas,
     _standings,
 )
@@ -48,6 +52,7 @@ from transforms.series import (
     classify_season,
     duplicate_event_scores,
     provisional_changes,
+    season_standings,
 )
 
 SERIES_PARAMS = load_series_params(REFERENCE_DIR)
@@ -403,3 +408,51 @@ def test_naive_provisional_after_each_event() -> None:
     fast = provisional_changes(scores, events, _small_quotas(), SERIES_PARAMS, new)
     key = TABLE_KEYS["series_provisional"]
     assert compare_table("series_provisional", fast, changes, key) == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "quota_kind", "divisor"),
+    [(1, "reference", 0.0), (2, "small", 0.0), (3, "reference", 2.5), (4, "no_rest", 0.0)],
+)
+def test_naive_equals_fast_on_random_seasons(seed: int, quota_kind: str, divisor: float) -> None:
+    """test_series's random seasons (ties, coefficients, tied end dates, a new licensee who
+    plays, quotas without a rest series, a minimum divisor), split between federations with
+    and without sub-series: every series table the same."""
+    quotas = {"reference": QUOTAS, "small": _small_quotas(), "no_rest": _no_rest_quotas()}
+    quota_table = quotas[quota_kind]
+    params = dataclasses.replace(SERIES_PARAMS, minimum_divisor=divisor)
+    results, events, new = _random_season(seed)
+    ids = sorted(set(results["player_id"]))
+    written = ("FFSc", "Belgique", "XYZ", None)
+    feds = pl.DataFrame(
+        {"player_id": ids, "federation": [written[j % 4] for j in range(len(ids))]},
+        schema={"player_id": pl.String, "federation": pl.String},
+    )
+    previous = pl.DataFrame({"player_id": ids[::3], "super_serie_season": [80.0] * len(ids[::3])})
+    fast_scores = duplicate_event_scores(results, events)
+    scores = naive_duplicate_event_scores(results, events)
+    fast: dict[str, pl.DataFrame] = {"duplicate_event_scores": fast_scores}
+    naive: dict[str, pl.DataFrame] = {"duplicate_event_scores": scores}
+    fast["series_standings"] = season_standings(scores, events, params, feds, previous)
+    naive["series_standings"] = naive_season_standings(scores, events, params, feds, previous)
+    labels = ("SS", "3", "6", "Série 5 A")
+    held = pl.DataFrame(
+        {"player_id": ids[::2], "series": [labels[j % 4] for j in range(len(ids[::2]))]}
+    )
+    new = new.with_columns(pl.lit(SEASON).alias("season"))
+    for out, classify in ((fast, classify_season), (naive, naive_classify_season)):
+        result = classify(
+            fast["series_standings"], new, quota_table, params, held, federations=FEDERATIONS
+        )
+        out["series_classification"] = result.classification
+        out["series_bars"] = result.bars
+        out["series_movements"] = result.movements
+    fast["series_provisional"] = provisional_changes(scores, events, quota_table, params, new)
+    naive["series_provisional"] = naive_provisional_changes(
+        scores, events, quota_table, params, new
+    )
+    assert same_numbers(fast, naive) == []
+    if quota_kind == "reference":  # only its quotas have sub-series
+        assert naive["series_classification"]["subseries"].drop_nulls().len() > 0
+    if quota_kind == "no_rest":
+        assert naive["series_provisional"]["series"].null_count() > 0  # left the classification
