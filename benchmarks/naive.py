@@ -568,7 +568,9 @@ def naive_new_licensees(
     season_end: dt.date,
 ) -> pl.DataFrame:
     """§3: listed with series 7 for the first time on a list dated in the season, no
-    tournament before it, no duplicate result in it."""
+    tournament before it, no duplicate result in it. ("before it": the doc does not say
+    before the list or before the season; fast code: before the season, from
+    `players.first_tournament_date`.)"""
     listed_new: set[str] = set()
     listed_before: set[str] = set()
     for row in _rows(rating_lists):
@@ -664,11 +666,14 @@ def naive_duplicate_event_scores(
                 elif place > b:
                     pct = 0.0
                 else:
-                    pct = float(Fraction(100 * (b - place + 1), b - a + 1))
+                    # the top of the zone gets 100, its bottom 100 / n (one float division
+                    # of exact integers: the correctly rounded value of the fraction)
+                    pct = 100 * (b - place + 1) / (b - a + 1)
                 r[f"pct_n{x}"] = pct
             games = r.pop("_games")
-            # PC: M − (k − 1) × 5p/4 with M = N × 5p/4, exact.
-            r["pc"] = None if games is None else float(Fraction(5 * games, 4) * (n - place + 1))
+            # PC: M − (k − 1) × 5p/4 with M = N × 5p/4 = (N − k + 1) × 5p / 4, exact (a
+            # multiple of 1/4: exact in a float).
+            r["pc"] = None if games is None else (n - place + 1) * 5 * games / 4
             out.append(r)
     out.sort(key=lambda r: (r["season"], r["tournament_id"], r["place"], r["player_id"]))
     return _frame("duplicate_event_scores", out)
