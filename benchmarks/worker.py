@@ -45,8 +45,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _ratings(args: argparse.Namespace) -> int:
-    from benchmarks.naive import run_season, same_numbers
-    from benchmarks.season import fast_season, read_season_inputs
+    from benchmarks.naive import run_season
+    from benchmarks.season import fast_season, read_season_inputs, same_numbers
     from pipelines.resources import REFERENCE_DIR
     from pipelines.warehouse import Warehouse
 
