@@ -30,14 +30,32 @@ def tournaments_until(wh: Warehouse, year: int) -> pl.DataFrame:
     )
 
 
-def results_until(wh: Warehouse, year: int) -> pl.DataFrame:
-    """The results of the tournaments ending in `year` or before, with each tournament's
-    `end_date, start_date, circuit, category`."""
+def results_until(
+    wh: Warehouse, year: int, *, since: int | None = None, circuits_only: bool = False
+) -> pl.DataFrame:
+    """The results of the tournaments ending in `year` or before (and in `since` or
+    after), with each tournament's `end_date, start_date, circuit, category`.
+    `circuits_only`: only the tournaments of a circuit or named by a circuit calendar (the
+    rest of the federation's results is no circuit's business, and reading every result
+    of every earlier year for each year would cost the square of the years)."""
+    where = ["year(t.end_date) <= ?"]
+    params: list[object] = [year]
+    if since is not None:
+        where.append("year(t.end_date) >= ?")
+        params.append(since)
+    if circuits_only:
+        named = (
+            " OR r.tournament_id IN (SELECT trim(tournament_id) FROM circuit_calendar "
+            "WHERE tournament_id IS NOT NULL)"
+            if "circuit_calendar" in wh.tables()
+            else ""
+        )
+        where.append(f"(t.circuit IS NOT NULL{named})")
     return wh.read(
         "SELECT r.*, t.end_date, coalesce(t.start_date, t.end_date) AS start_date, t.circuit, "
         "t.category FROM results r JOIN tournaments t USING (tournament_id) "
-        "WHERE year(t.end_date) <= ?",
-        [year],
+        f"WHERE {' AND '.join(where)}",
+        params,
     )
 
 

@@ -496,11 +496,19 @@ def _fingerprints(
             frame.filter((pl.col("_key") < first) | pl.col("_key").is_null()).write_csv().encode()
         )
     chain = digest.hexdigest()
+    # each frame split once by partition (rows in their order), not filtered per partition
+    parts = [
+        (
+            frame.clear(),
+            frame.filter(pl.col("_key").is_not_null()).partition_by("_key", as_dict=True),
+        )
+        for frame in keyed.values()
+    ]
     rows = []
     for key in keys:
         digest = hashlib.sha256(chain.encode())
-        for frame in keyed.values():
-            digest.update(frame.filter(pl.col("_key") == key).write_csv().encode())
+        for empty, by_key in parts:
+            digest.update(by_key.get((key,), empty).write_csv().encode())
         chain = digest.hexdigest()
         rows.append((key, chain))
     return pl.DataFrame(rows, schema=schema, orient="row")

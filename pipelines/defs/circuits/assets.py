@@ -81,7 +81,7 @@ def paca_circuit(
     names = load_circuit_codes(warehouse.reference, params.circuit)
     try:
         computed = circuit_tables(
-            with_circuit_codes(results_until(wh, year), names),
+            with_circuit_codes(results_until(wh, year, circuits_only=True), names),
             circuit_games_until(wh, year),
             with_circuit_codes(rows(wh, "circuit_calendar", "year <= ?", [year]), names),
             with_circuit_codes(rows(wh, "published_circuit_rankings"), names),
@@ -141,7 +141,7 @@ def round_robin_finals(
     tournaments = with_circuit_codes(tournaments_until(wh, year), names).filter(
         pl.col("end_date").dt.year() >= year - 1
     )
-    results = results_until(wh, year).join(
+    results = results_until(wh, year, since=year - 1).join(
         tournaments.select("tournament_id"), on="tournament_id", how="semi"
     )
     try:

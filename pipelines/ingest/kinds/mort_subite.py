@@ -21,6 +21,7 @@ so a change in a moves file rebuilds every season.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from functools import cache
 
@@ -247,7 +248,10 @@ def _engine_errors(
         accepted[MOVES.name].filter(~pl.col("_file").is_in(sorted(moves_bad))).sort("_file", "_row")
     )
     params, calendar = _rules()
-    series = with_host_series(players, accepted["results"])
+    results = accepted["results"]
+    hosts = players.get_column("host_tournament_id").drop_nulls().unique()
+    # only the host tournaments' rows can match: the join is the same on far fewer rows
+    series = with_host_series(players, results.filter(pl.col("tournament_id").is_in(hosts)))
     found = validate_challenge(series, moves, params, calendar)
     frames = []
     for export, rows in ((PLAYERS_EXPORT, players), (MOVES_EXPORT, moves)):
@@ -269,13 +273,30 @@ def _engine_errors(
     return pl.concat(frames)
 
 
-def _errors_of(export: str, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+# The last frames checked and their errors: the players' and the moves' checks of one
+# pass of the ingest look at the same frames, and the rule engine runs once for both.
+_last: list[tuple[tuple[weakref.ref[pl.DataFrame], ...], dict[str, pl.DataFrame]]] = []
+
+
+def _all_errors(accepted: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """The errors of the players and of the moves files, by export name."""
+    frames = (accepted[PLAYERS.name], accepted[MOVES.name], accepted["results"])
+    if _last and all(ref() is frame for ref, frame in zip(_last[0][0], frames, strict=True)):
+        return _last[0][1]
     file_errors = _file_errors(accepted)
-    own = file_errors[0] if export == PLAYERS_EXPORT else file_errors[1]
-    engine = _engine_errors(accepted, file_errors).filter(pl.col("export") == export)
-    return pl.concat([empty_errors(), own, engine.drop("export")]).sort(
-        "_file", "_row", "_check", "column", "message", nulls_last=True
-    )
+    engine = _engine_errors(accepted, file_errors)
+    found = {}
+    for export, own in ((PLAYERS_EXPORT, file_errors[0]), (MOVES_EXPORT, file_errors[1])):
+        mine = engine.filter(pl.col("export") == export).drop("export")
+        found[export] = pl.concat([empty_errors(), own, mine]).sort(
+            "_file", "_row", "_check", "column", "message", nulls_last=True
+        )
+    _last[:] = [(tuple(weakref.ref(f) for f in frames), found)]
+    return found
+
+
+def _errors_of(export: str, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    return _all_errors(accepted)[export]
 
 
 def players_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
