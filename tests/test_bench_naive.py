@@ -112,7 +112,10 @@ def test_the_comparison_catches_a_changed_number(sample_inputs: list[SeasonInput
         assert bool(changed("series_standings", scaled)) is reported
 
     provisional = fast["series_provisional"]
-    swapped = pl.concat([provisional.slice(1, 1), provisional.slice(0, 1), provisional.slice(2)])
+    last = provisional.height - 1  # after another event: never a tie
+    swapped = pl.concat(
+        [provisional.slice(last, 1), provisional.slice(1, last - 1), provisional.slice(0, 1)]
+    )
     assert any("row order" in p for p in changed("series_provisional", swapped))
     assert changed("series_provisional", provisional.slice(1))
     renamed = fast["series_classification"].with_columns(
@@ -123,6 +126,28 @@ def test_the_comparison_catches_a_changed_number(sample_inputs: list[SeasonInput
     assert same_numbers(fast, {k: v for k, v in fast.items() if k != "series_bars"}) == [
         "series_bars: missing from the naive tables"
     ]
+
+
+def test_rows_tied_within_the_tolerance_may_swap_others_may_not() -> None:
+    def table(rows: list[tuple[str, str, float]]) -> pl.DataFrame:
+        frame = pl.DataFrame(rows, schema=["player_id", "series", "value"], orient="row")
+        return frame.with_columns(
+            pl.lit(SEASON).alias("season"),
+            pl.lit(None, dtype=pl.String).alias("subseries"),
+        )
+
+    key = TABLE_KEYS["series_classification"]
+    fast = table([("a", "4", 90.0), ("b", "4", 90.0), ("c", "4", 80.0)])
+    noisy = table([("b", "4", 90.0), ("a", "4", 89.99999999999999), ("c", "4", 80.0)])
+    assert compare_table("series_classification", fast, noisy, key) == []
+    apart = table([("b", "4", 90.0), ("a", "4", 89.9), ("c", "4", 80.0)])
+    assert len(compare_table("series_classification", fast, apart, key)) == 2  # order, value
+    other = table([("c", "4", 80.0), ("b", "4", 90.0), ("a", "4", 90.0)])
+    assert compare_table("series_classification", fast, other, key) == [
+        "series_classification: row order differs from row 0: ('a',) (fast) != ('c',) (naive)"
+    ]
+    # A table not sorted by a float: any other order is a difference.
+    assert compare_table("series_movements", fast, noisy, ("player_id",))
 
 
 # --------------------------------------------------------------------------- §1 cote
