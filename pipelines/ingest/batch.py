@@ -138,6 +138,10 @@ class Staged:
         )
 
 
+# Files are stacked into frames every this many rows read (memory: see `stage_files`).
+_CHUNK_ROWS = 200_000
+
+
 def _kinds() -> list:
     """Every kind of rows a file may hold, the published FFSc series included."""
     return [*export_kinds(), PUBLISHED_SERIES]
@@ -153,43 +157,98 @@ def stage_files(
     """Read, type and check each file alone (`files` by key; `companions`: files read
     beside them, e.g. TSH's `config.tsh`, when not among `files`)."""
     around = {p: b for p, b in (companions or {}).items()}
-    around |= {p: b for p, b in files.items() if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
+    around |= {p: files[p] for p in files if PurePath(p).suffix.lower() in COMPANION_SUFFIXES}
     records: dict[str, FileRecord] = {
         key: FileRecord(None, None, 0, message, None, {}) for key, message in refused.items()
     }
     parsed: dict[str, dict[str, RawTable]] = {}
+    typed_chunks: dict[str, list[pl.DataFrame]] = {k.name: [] for k in _kinds()}
+    error_chunks: list[pl.DataFrame] = []
+    paths: list[str] = []  # the files read, in order
+
+    def flush() -> None:
+        """Stack the files read since the last flush into one frame per kind, typed (the
+        rows' own checks), and let their Python lists and text go: a build's memory holds
+        one chunk as text, never every file."""
+        by_kind: dict[str, list[tuple[str, RawTable]]] = {k.name: [] for k in _kinds()}
+        for path, tables in parsed.items():
+            for kind_name, raw_table in tables.items():
+                by_kind[kind_name].append((path, raw_table))
+        for kind in _kinds():
+            entries = by_kind[kind.name]
+            if not entries:
+                continue
+            try:
+                typed, errors = validate.type_frame(_stack(entries, kind.columns), kind)
+            except Exception:  # isolate the file(s) typing cannot handle
+                typed_parts, error_parts = [], []
+                for path, table in entries:
+                    try:
+                        one = validate.type_frame(_stack([(path, table)], kind.columns), kind)
+                    except Exception as err:
+                        records[path].rejected = _unexpected(path, err)
+                        continue
+                    typed_parts.append(one[0])
+                    error_parts.append(one[1])
+                if not typed_parts:
+                    continue
+                typed, errors = pl.concat(typed_parts), pl.concat(error_parts)
+            typed_chunks[kind.name].append(typed)
+            error_chunks.append(errors)
+        parsed.clear()
+
+    rows_read = 0
     for done, path in enumerate(sorted(files), start=1):
         if progress is not None:
             progress(done, len(files))
         if path in refused:
             continue
+        data = files[path]
         if PurePath(path).suffix.lower() in COMPANION_SUFFIXES:
-            records[path] = FileRecord(sha256(files[path]), "companion", 0, None, None, {})
-            continue
-        try:
-            parsed[path] = read_export(files[path], path, around)
-        except ExportError as err:
-            records[path] = FileRecord(sha256(files[path]), None, 0, str(err), None, {})
-        except Exception as err:  # one unreadable file never stops the build
-            records[path] = FileRecord(
-                sha256(files[path]), None, 0, _unexpected(path, err), None, {}
-            )
-    for path, tables in parsed.items():
-        records[path] = FileRecord(
-            sha256(files[path]),
-            "+".join(sorted(tables)),
-            sum(len(t) for t in tables.values()),
-            None,
-            None,
-            {t.where or path: t.headers for t in tables.values()},
-        )
+            records[path] = FileRecord(sha256(data), "companion", 0, None, None, {})
+        else:
+            try:
+                tables = read_export(data, path, around)
+            except ExportError as err:
+                records[path] = FileRecord(sha256(data), None, 0, str(err), None, {})
+            except Exception as err:  # one unreadable file never stops the build
+                records[path] = FileRecord(sha256(data), None, 0, _unexpected(path, err), None, {})
+            else:
+                parsed[path] = tables
+                paths.append(path)
+                rows = sum(len(t) for t in tables.values())
+                records[path] = FileRecord(
+                    sha256(data),
+                    "+".join(sorted(tables)),
+                    rows,
+                    None,
+                    None,
+                    {t.where or path: t.headers for t in tables.values()},
+                )
+                rows_read += rows
+        records[path].dated = export_mark(path, data)
+        del data
+        if rows_read >= _CHUNK_ROWS:
+            flush()
+            rows_read = 0
+    flush()
+    typed = {
+        k.name: pl.concat(typed_chunks[k.name]) if typed_chunks[k.name] else _empty_typed(k)
+        for k in _kinds()
+    }
+    typed_chunks.clear()
+    type_errors = pl.concat([validate.empty_errors(), *error_chunks])
     try:
-        frames = _typed_and_checked(parsed, records, categories)
+        frames = _typed_and_checked(typed, type_errors, records, categories)
     except Exception:  # isolate the file(s) the checks cannot handle
         frames_parts = []
-        for path in sorted(parsed):
+        for path in paths:
+            if records[path].rejected is not None:
+                continue
+            alone = {k: f.filter(pl.col("_file") == path) for k, f in typed.items()}
+            own_errors = type_errors.filter(pl.col("_file") == path)
             try:
-                frames_parts.append(_typed_and_checked({path: parsed[path]}, records, categories))
+                frames_parts.append(_typed_and_checked(alone, own_errors, records, categories))
             except Exception as err:
                 records[path].rejected = _unexpected(path, err)
         frames = {
@@ -199,7 +258,8 @@ def stage_files(
             for k in _kinds()
         }
     for key, record in records.items():
-        record.dated = export_mark(key, files.get(key))
+        if key in refused:
+            record.dated = export_mark(key, files.get(key))
     return Staged(frames, records)
 
 
@@ -208,22 +268,16 @@ def _empty_typed(kind: Kind) -> pl.DataFrame:
 
 
 def _typed_and_checked(
-    parsed: Mapping[str, Mapping[str, RawTable]],
+    typed: Mapping[str, pl.DataFrame],
+    type_errors: pl.DataFrame,
     records: dict[str, FileRecord],
     categories: frozenset[str],
 ) -> dict[str, pl.DataFrame]:
-    """Type every kind's rows of the files at once and run the checks that look at one
-    file at a time; record each file's first error and notes. Returns the typed rows."""
-    by_kind: dict[str, list[tuple[str, RawTable]]] = {k.name: [] for k in _kinds()}
-    for path, tables in parsed.items():
-        for kind_name, raw_table in tables.items():
-            by_kind[kind_name].append((path, raw_table))
-    frames: dict[str, pl.DataFrame] = {}
-    errors: list[pl.DataFrame] = []
-    for kind in _kinds():
-        typed, type_errors = validate.type_frame(_stack(by_kind[kind.name], kind.columns), kind)
-        frames[kind.name] = typed
-        errors.append(type_errors)
+    """Run the checks that look at one file at a time on every kind's typed rows of the
+    files at once (`validate.type_frame`, whose errors are `type_errors`); record each
+    file's first error and notes. Returns the typed rows."""
+    frames: dict[str, pl.DataFrame] = dict(typed)
+    errors: list[pl.DataFrame] = [type_errors]
     results = frames["results"].with_columns(pl.col("discipline").str.to_lowercase())
     results, notes = validate.renumber_dense_ranks(results)
     frames["results"] = results
@@ -251,7 +305,7 @@ def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
     records = staged.records
     rejected = {k: r.rejected for k, r in records.items() if r.rejected is not None}
     bad = set(rejected)
-    frames = {k: f.filter(~pl.col("_file").is_in(list(bad))) for k, f in staged.frames.items()}
+    frames = {k: _without(f, bad) for k, f in staged.frames.items()}
     owners = [
         validate.tournament_owner_errors(frames["results"], RESULTS.label),
         validate.tournament_owner_errors(frames["games"], GAMES.label),
@@ -260,8 +314,7 @@ def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
     found_errors = [validate.first_error_per_file(owners)]
     bad |= set(found_errors[0]["_file"].to_list())
     while True:
-        out = pl.col("_file").is_in(list(bad))
-        accepted = {name: frame.filter(~out) for name, frame in frames.items()}
+        accepted = {name: _without(frame, bad) for name, frame in frames.items()}
         found = [validate.games_errors(accepted["games"], accepted["results"])]
         found += [
             plugin.checks(accepted[plugin.kind.name], accepted)
@@ -276,14 +329,21 @@ def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
     for row in validate.first_error_per_file(found_errors).iter_rows(named=True):
         rejected.setdefault(row["_file"], _message(row, records[row["_file"]].headers))
 
-    good = [p for p in sorted(records) if p not in rejected]
-    kept = {k: f.filter(pl.col("_file").is_in(good)) for k, f in frames.items()}
+    kept = {k: _without(f, set(rejected)) for k, f in frames.items()}
     tables = _assemble(kept["results"], kept["games"], kept["rating_list"], calendar)
     tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
     for plugin in plugins():
         tables[plugin.table] = plugin.rows(kept[plugin.kind.name])
     log = _log(records, rejected, kept["results"], calendar)
     return IngestResult(tables=tables, log=log, rejected=rejected)
+
+
+def _without(frame: pl.DataFrame, files: set[str]) -> pl.DataFrame:
+    """The rows of `frame` but those of `files` (the frame itself when none is there: no
+    copy of every row of every export when no file is rejected)."""
+    if not files:
+        return frame
+    return frame.filter(~pl.col("_file").is_in(sorted(files)))
 
 
 def _unexpected(path: str, err: Exception) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -111,7 +112,7 @@ def ingest_folder(
             and k in old.records
             and not (_folder(k) in moved and not _is_companion(k))
         }
-    fresh = {k: paths[k].read_bytes() for k in sorted(paths) if k not in reuse}
+    fresh = _Files({k: paths[k] for k in sorted(paths) if k not in reuse})
     around = {k: paths[k].read_bytes() for k in paths if _is_companion(k) and k not in fresh}
     staged = stage_files(fresh, refused, categories, companions=around, progress=progress)
     if cached is not None:
@@ -119,6 +120,23 @@ def ingest_folder(
     if cache_dir is not None:
         _save(cache_dir, version, staged, {k: v for k, v in stats.items() if k not in refused})
     return assemble(staged, calendar)
+
+
+class _Files(Mapping[str, bytes]):
+    """The bytes of files by key, read from disk each time one is asked for: the ingest
+    reads a file once, so the whole raw folder is never held in memory at once."""
+
+    def __init__(self, paths: Mapping[str, Path]) -> None:
+        self._paths = paths
+
+    def __getitem__(self, key: str) -> bytes:
+        return self._paths[key].read_bytes()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
 
 
 def _is_companion(key: str) -> bool:

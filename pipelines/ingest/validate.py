@@ -228,7 +228,9 @@ def renumber_dense_ranks(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
     tournament_id, message`)."""
     rank = pl.col("rank")
     places = competition_places_expr(rank).over(_TOURNAMENT)
-    keyed = typed.filter(pl.col("tournament_id").is_not_null())
+    keyed = typed.select(*_TOURNAMENT, "_where", "rank").filter(
+        pl.col("tournament_id").is_not_null()
+    )
     needs = (
         keyed.filter(rank.is_not_null())
         .with_columns(
@@ -241,13 +243,23 @@ def renumber_dense_ranks(typed: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
     )
     if needs.height == 0:
         return typed, needs.with_columns(pl.lit(None, dtype=pl.String).alias("message"))
-    marked = typed.join(needs.select(*_TOURNAMENT, _fix=pl.lit(True)), on=_TOURNAMENT, how="left")
-    renumbered = marked.with_columns(
-        pl.when(pl.col("_fix") & rank.is_not_null())
+    # only the rank column is computed again: the other columns stay shared, not copied
+    fix = (
+        typed.select(*_TOURNAMENT)
+        .join(
+            needs.select(*_TOURNAMENT, _fix=pl.lit(True)),
+            on=_TOURNAMENT,
+            how="left",
+            maintain_order="left",
+        )
+        .get_column("_fix")
+    )
+    renumbered = typed.with_columns(
+        pl.when(fix & rank.is_not_null())
         .then(competition_places_expr(rank).over(_TOURNAMENT))
         .otherwise(rank)
         .alias("rank")
-    ).drop("_fix")
+    )
     notes = needs.select(
         *_TOURNAMENT,
         "_where",
@@ -264,7 +276,11 @@ def rank_errors(typed: pl.DataFrame) -> pl.DataFrame:
     """Ranks must be the competition places 1..N of each tournament (docs/rules.md §0):
     the first row whose rank is above N or leaves a gap rejects its file."""
     rank = pl.col("rank")
-    ranked = typed.filter(pl.col("tournament_id").is_not_null() & (rank >= 1)).with_columns(
+    ranked = (
+        typed.select("_file", "_where", "_row", "tournament_id", "rank").filter(
+            pl.col("tournament_id").is_not_null() & (rank >= 1)
+        )
+    ).with_columns(
         _n=pl.len().over(_TOURNAMENT),
         _place=competition_places_expr(rank).over(_TOURNAMENT),
     )
@@ -330,7 +346,9 @@ def category_errors(typed: pl.DataFrame, categories: frozenset[str]) -> pl.DataF
 def duplicate_errors(typed: pl.DataFrame) -> pl.DataFrame:
     """A duplicate tournament needs its number of games (its classification points depend
     on it); an event's coefficient, where given, must be above 0."""
-    duplicate = typed.filter(pl.col("discipline").str.to_lowercase() == "duplicate")
+    duplicate = typed.select(
+        "_file", "_where", "_row", "tournament_id", "games", "discipline"
+    ).filter(pl.col("discipline").str.to_lowercase() == "duplicate")
     first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
     return pl.concat(
         [
@@ -405,7 +423,9 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             check=3,
         )
     )
-    keyed = typed.filter(pl.col("tournament_id").is_not_null() & pl.col("player_id").is_not_null())
+    keyed = typed.select("_file", "_where", "_row", "tournament_id", "player_id").filter(
+        pl.col("tournament_id").is_not_null() & pl.col("player_id").is_not_null()
+    )
     first = _first_row_per_group(["_file", "tournament_id", "player_id"])
     errors.append(
         _error_rows(
@@ -422,7 +442,9 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             check=4,
         )
     )
-    per_tournament = typed.filter(pl.col("tournament_id").is_not_null())
+    per_tournament = typed.select(
+        "_file", "_where", "_row", *dict.fromkeys(TOURNAMENT_COLUMNS)
+    ).filter(pl.col("tournament_id").is_not_null())
     for col in TOURNAMENT_COLUMNS[1:]:
         ref = pl.col(col).drop_nulls().first().over(["_file", "tournament_id"])
         ref_row = (
