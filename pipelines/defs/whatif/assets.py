@@ -1,7 +1,9 @@
 """The what-if as an asset: a statistician launches it from the Dagster UI with a run config
 (the season, the `KEY=VALUE` settings, optionally a whole other reference folder and the
 output folder). It reads the warehouse (read-only) and writes only the what-if's folder,
-never the warehouse: it is in no writer pool and in no build job."""
+never the warehouse; no build job materialises it. It is in the warehouse's pool all the
+same: DuckDB refuses even a read-only connection from another process while a build
+writes the file, so a what-if waits for the build rather than failing."""
 
 # No `from __future__ import annotations`: Dagster inspects the `config` annotation.
 from pathlib import Path
@@ -9,7 +11,7 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
-from pipelines.resources import WarehouseResource
+from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 
 GROUP = "whatif"
 
@@ -32,7 +34,7 @@ class WhatIfConfig(dg.Config):
     pdf: bool = Field(default=True, description="print the report to PDF")
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb", "html", "pdf"})
+@dg.asset(group_name=GROUP, kinds={"duckdb", "html", "pdf"}, pool=WAREHOUSE_POOL)
 def whatif_report(
     context: dg.AssetExecutionContext, config: WhatIfConfig, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
