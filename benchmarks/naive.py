@@ -33,7 +33,7 @@ import polars as pl
 from transforms.cote import CoteError, CoteParams, UnknownCategoryError
 from transforms.elo import EloError, EloParams
 from transforms.federations import AliasTable, normalise_key
-from transforms.series import Classification, SeriesParams, SeriesQuotas
+from transforms.series import Classification, SeriesParams, SeriesQuotas, series_boundaries
 from transforms.tables import table
 
 if TYPE_CHECKING:
@@ -743,19 +743,6 @@ def naive_season_standings(
     return _frame("series_standings", out)
 
 
-def boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
-    """§3: cumulative boundaries round(cumulative share × N) of series 1–5 (6 is the rest)."""
-    bounds = {}
-    cumulative = Fraction(0)
-    for s in CASCADE:
-        share = quotas.series_share(s)
-        if share is None:
-            break
-        cumulative += share
-        bounds[s] = round_half_away(cumulative * population / 100)
-    return bounds
-
-
 def admit(candidates: Sequence[tuple[str, float | None]], wanted: int) -> list[str]:
     """The best `wanted` candidates (id, value), players tied with the last admitted too;
     a value of 0 or none is never admitted (§3: a bar is never 0)."""
@@ -773,7 +760,7 @@ def cascade(
 ) -> dict[str, int]:
     """§3 end-of-season cascade over the players with results (`values`: player → their
     %N1–%N4 and PC): series 1–4 by %N1–%N4, 5 by PC, 6 the rest."""
-    bounds = boundaries(quotas, population)
+    bounds = series_boundaries(quotas, population)
     series: dict[str, int] = {}
     admitted = 0
     for s in CASCADE:
@@ -931,7 +918,7 @@ def _naive_bars(
     season: str | None,
 ) -> list[Row]:
     """§3: the bar of each series is the value of its last admitted player (the lowest)."""
-    bounds = boundaries(quotas, population)
+    bounds = series_boundaries(quotas, population)
     n_new = sum(1 for r in classified if r["series"] == NEW_LICENSEE)
     # fast code: the target of a series is its cumulative boundary minus the one above
     # (the rest series: the players with results), of series 7 the new licensees.
