@@ -278,22 +278,24 @@ def render_tiebreaks(
     names = data.names()
     out: list[Fragment] = []
     for tid in finals:
-        standings = _standings(data, tid).filter(pl.col("place").is_not_null())
+        # players sharing their points with another, highest points first, in standings order
+        tied = (
+            _standings(data, tid)
+            .filter(pl.col("place").is_not_null())
+            .with_row_index("_order")
+            .filter(pl.col("points").is_not_null() & (pl.len().over("points") > 1))
+            .sort(["points", "_order"], descending=[True, False])
+        )
         out += _heading(data, tid, len(finals) > 1)
-        rows = []
-        for pts in sorted(set(standings["points"].to_list()), reverse=True):
-            level = standings.filter(pl.col("points") == pts)
-            if level.height < 2:
-                continue
-            for r in level.iter_rows(named=True):
-                rows.append(
-                    (
-                        r["place"],
-                        who(r["player_id"], names),
-                        r["points"],
-                        _tiebreak(r["tiebreak_used"]) or "—",
-                    )
-                )
+        rows = [
+            (
+                r["place"],
+                who(r["player_id"], names),
+                r["points"],
+                _tiebreak(r["tiebreak_used"]) or "—",
+            )
+            for r in tied.iter_rows(named=True)
+        ]
         if not rows:
             out.append(Html('<p class="note">Aucune égalité de points : les points suffisent.</p>'))
             continue
