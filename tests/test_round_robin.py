@@ -21,30 +21,31 @@ from pipelines.reference.round_robin import (
     load_pairings,
     load_qualifying_points,
 )
-from transforms.round_robin import (
-    _MASTERS_CRITERIA,
-    NEXT_QUALIFIED,
-    QUALIFIED,
-    SUBSTITUTE,
+from transforms.round_robin.grand_est import championship_year, grand_est_qualifying
+from transforms.round_robin.matches import matches_errors
+from transforms.round_robin.pairings import default_pairings, pairing_errors, pairing_problems
+from transforms.round_robin.params import (
     GrandEstParams,
     MastersParams,
     MatchPoints,
     Pairing,
     RoundRobinError,
     WithdrawalRule,
-    _Cascade,
-    championship_year,
-    default_pairings,
-    grand_est_field,
-    grand_est_final_standings,
-    grand_est_qualifying,
-    masters_field,
-    masters_standings,
-    matches_errors,
-    pairing_errors,
-    pairing_problems,
-    round_robin_tables,
 )
+from transforms.round_robin.participants import (
+    NEXT_QUALIFIED,
+    QUALIFIED,
+    SUBSTITUTE,
+    grand_est_field,
+    masters_field,
+)
+from transforms.round_robin.standings import (
+    _MASTERS_CRITERIA,
+    _Cascade,
+    grand_est_final_standings,
+    masters_standings,
+)
+from transforms.round_robin.year import round_robin_tables
 from transforms.tables import table
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"

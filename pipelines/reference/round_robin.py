@@ -12,13 +12,13 @@ from typing import Any
 import polars as pl
 
 from pipelines.reference.files import ReferenceDataError, read_yaml, require
-from transforms.round_robin import (
+from transforms.round_robin.pairings import pairing_problems
+from transforms.round_robin.params import (
     GrandEstParams,
     MastersParams,
     MatchPoints,
     Pairing,
     WithdrawalRule,
-    pairing_problems,
 )
 
 PARAMS_FILE = "round_robin.yaml"

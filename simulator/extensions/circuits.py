@@ -62,7 +62,7 @@ from simulator.tournament import (
     play_match_event,
 )
 from transforms.ranking import competition_ranks
-from transforms.round_robin import default_pairings
+from transforms.round_robin.pairings import default_pairings
 
 ORDER = 50
 KEY = "circuits"

@@ -36,7 +36,8 @@ from transforms.circuits import (
     ranking_inconsistencies,
     with_circuit_codes,
 )
-from transforms.round_robin import RoundRobinError, round_robin_tables
+from transforms.round_robin.params import RoundRobinError
+from transforms.round_robin.year import round_robin_tables
 
 GROUP = "circuits"
 KINDS = {"duckdb", "polars"}

@@ -41,11 +41,8 @@ from transforms.circuits import (
     unknown_circuits_expr,
 )
 from transforms.federations import AliasTable
-from transforms.round_robin import (
-    MATCH_COLUMNS,
-    championship_year,
-    matches_errors,
-)
+from transforms.round_robin.grand_est import championship_year
+from transforms.round_robin.matches import MATCH_COLUMNS, matches_errors
 
 _STR = pl.String()
 _INT = pl.Int64()

@@ -16,7 +16,8 @@ from pipelines.reports.circuits.common import for_year, tournament_labels, who
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, fmt_date, fmt_number, plotly_text, table, tag
 from pipelines.reports.section import Chart, Fragment, Section
-from transforms.round_robin import TIEBREAK_LABELS, default_pairings, pairing_errors
+from transforms.round_robin.pairings import default_pairings, pairing_errors
+from transforms.round_robin.standings import TIEBREAK_LABELS
 
 WIN, DRAW, LOSS, ANNULLED = "#cfe8d5", "#fbe7b5", "#f4c7c3", "#e3e5ea"
 MASTERS_CRITERIA = (

@@ -12,7 +12,7 @@ from pipelines.reference.circuits import load_circuit_names
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_date, fmt_number, link, table
 from pipelines.reports.player_blocks import PlayerBlock, by_player
-from transforms.round_robin import TIEBREAK_LABELS
+from transforms.round_robin.standings import TIEBREAK_LABELS
 
 # From a player page (`joueurs/`) to the circuit pages.
 CIRCUITS_PREFIX = "../circuits/"
