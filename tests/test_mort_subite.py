@@ -14,19 +14,15 @@ import pytest
 from pipelines.reference.files import ReferenceDataError
 from pipelines.reference.mort_subite import load_mort_subite_params
 from transforms.calendar import SeasonCalendar
-from transforms.mort_subite import (
-    MortSubiteError,
-    MortSubiteParams,
-    TrophyCategory,
-    challenge,
+from transforms.mort_subite.challenge import challenge, round_results, validate_challenge
+from transforms.mort_subite.params import MortSubiteError, MortSubiteParams, TrophyCategory
+from transforms.mort_subite.rules import (
     final_host_ranking,
     place_points,
     places_points,
     qualify,
-    round_results,
     season_standings,
     shared_points,
-    validate_challenge,
 )
 from transforms.tables import table
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.reference.files import ReferenceDataError, read_yaml, require
-from transforms.mort_subite import MortSubiteParams, TrophyCategory
+from transforms.mort_subite.params import MortSubiteParams, TrophyCategory
 from transforms.series_labels import SERIES_ORDER, SUPER_SERIE
 
 MORT_SUBITE_FILE = "mort_subite.yaml"

@@ -41,15 +41,9 @@ from simulator.extensions import SeasonContext
 from simulator.tournament import Tournament
 from simulator.write import Table, write_csv, write_xlsx
 from transforms.calendar import SeasonCalendar
-from transforms.mort_subite import (
-    MOVES_COLUMNS,
-    PLAYERS_COLUMNS,
-    MortSubiteParams,
-    challenge,
-    final_host_ranking,
-    move_survivors,
-    qualify,
-)
+from transforms.mort_subite.challenge import challenge
+from transforms.mort_subite.params import MOVES_COLUMNS, PLAYERS_COLUMNS, MortSubiteParams
+from transforms.mort_subite.rules import final_host_ranking, move_survivors, qualify
 from transforms.ranking import competition_ranks
 
 ORDER = 60

@@ -5,8 +5,8 @@ qualified, played and classified at once (the final's qualification needs the re
 rounds' results, the standings every round's). It reads the season's rows of the two
 exports (`mort_subite_players`, by the round's date; `mort_subite_moves`, by round), takes
 an empty series of a regular round from the player's row in the host tournament's
-results (`transforms.mort_subite.with_host_series`, as the ingest's checks do) and calls
-`transforms.mort_subite.challenge`.
+results (`transforms.mort_subite.rules.with_host_series`, as the ingest's checks do) and calls
+`transforms.mort_subite.challenge.challenge`.
 """
 
 # No `from __future__ import annotations`: Dagster inspects the `context` annotation.
@@ -22,7 +22,8 @@ from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_spec
 from pipelines.warehouse import Warehouse
-from transforms import mort_subite
+from transforms.mort_subite.challenge import challenge
+from transforms.mort_subite.rules import with_host_series
 
 GROUP = "mort_subite"
 KINDS = {"duckdb", "polars"}
@@ -90,8 +91,8 @@ def mort_subite_challenge(
     calendar = load_calendar(warehouse.reference)
     start, end = calendar.bounds(season)
     players, moves = season_exports(wh, start, end)
-    players = mort_subite.with_host_series(players, host_results(wh, start, end))
-    tables = mort_subite.challenge(
+    players = with_host_series(players, host_results(wh, start, end))
+    tables = challenge(
         players, moves, load_mort_subite_params(warehouse.reference), calendar
     )
     frames = {

@@ -34,13 +34,9 @@ from pipelines.reference.mort_subite import load_mort_subite_params
 from pipelines.reference.seasons import load_calendar
 from pipelines.resources import REFERENCE_DIR
 from transforms.calendar import SeasonCalendar
-from transforms.mort_subite import (
-    MOVES_EXPORT,
-    PLAYERS_EXPORT,
-    MortSubiteParams,
-    validate_challenge,
-    with_host_series,
-)
+from transforms.mort_subite.challenge import validate_challenge
+from transforms.mort_subite.params import MOVES_EXPORT, PLAYERS_EXPORT, MortSubiteParams
+from transforms.mort_subite.rules import with_host_series
 
 _STR = pl.String()
 _INT = pl.Int64()
