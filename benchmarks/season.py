@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from pipelines.season_inputs import season_results, season_rows, season_tournaments
 
 from pipelines.defs.classique.assets import _history_before
 from pipelines.reference.classique import load_cote_params, load_elo_params
 from pipelines.reference.federations import load_federations
 from pipelines.reference.seasons import load_calendar
 from pipelines.reference.series import load_series_params, load_series_quotas
-from pipelines.season_inputs import season_results, season_rows, season_tournaments
 from pipelines.warehouse import Warehouse
 from transforms import cote, elo
 from transforms.calendar import previous_season
@@ -35,7 +35,6 @@ from transforms.series import (
     SeriesQuotas,
     classify_season,
     duplicate_event_scores,
-    provisional_changes,
     season_standings,
 )
 from transforms.series_population import (
@@ -45,6 +44,7 @@ from transforms.series_population import (
     season_series,
     series_held,
 )
+from transforms.series_provisional import provisional_changes
 
 # The tables one season computes, and the key each is compared by (`same_numbers`).
 TABLE_KEYS: dict[str, tuple[str, ...]] = {

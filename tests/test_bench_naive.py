@@ -48,12 +48,8 @@ from tests.test_series import (
 )
 from transforms.cote import cote_history
 from transforms.elo import elo_history
-from transforms.series import (
-    classify_season,
-    duplicate_event_scores,
-    provisional_changes,
-    season_standings,
-)
+from transforms.series import classify_season, duplicate_event_scores, season_standings
+from transforms.series_provisional import provisional_changes
 
 SERIES_PARAMS = load_series_params(REFERENCE_DIR)
 QUOTAS = load_series_quotas(REFERENCE_DIR)

@@ -23,14 +23,16 @@ from transforms.series import (
     SeriesQuotas,
     classify_season,
     duplicate_event_scores,
-    provisional_as_of,
-    provisional_changes,
-    provisional_classification,
     quota_check,
     season_standings,
     series_boundaries,
 )
 from transforms.series_population import event_series
+from transforms.series_provisional import (
+    provisional_as_of,
+    provisional_changes,
+    provisional_classification,
+)
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 SEASON = "2023-2024"

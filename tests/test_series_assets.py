@@ -20,7 +20,7 @@ from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import REFERENCE_DIR, WarehouseResource
 from pipelines.warehouse import Warehouse
 from tests.conftest import declared
-from transforms.series import provisional_as_of, provisional_classification
+from transforms.series_provisional import provisional_as_of, provisional_classification
 
 S1, S2 = "2022-2023", "2023-2024"
 PLAYERS = [f"p{i:02d}" for i in range(1, 21)]

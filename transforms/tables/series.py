@@ -106,7 +106,7 @@ TABLES = (
         "Provisional series after each event of the season, stored as changes (a null "
         "series = left the classification). The full classification after event E is each "
         "player's latest row up to E in event order: "
-        "`transforms.series.provisional_as_of(changes, after_tournament_id, events)`.",
+        "`transforms.series_provisional.provisional_as_of(changes, after_tournament_id, events)`.",
         columns(
             ("season", STR),
             ("after_tournament_id", STR),
