@@ -47,17 +47,18 @@ def _build(args: argparse.Namespace) -> int:
 def _ratings(args: argparse.Namespace) -> int:
     from benchmarks.naive import run_season
     from benchmarks.season import fast_season, read_season_inputs, same_numbers
-    from pipelines.resources import REFERENCE_DIR
+    from pipelines.reference.bundle import load_parameters
     from pipelines.warehouse import Warehouse
 
     warehouse = Warehouse(Path(args.warehouse))
     seasons = sorted(
         warehouse.read("SELECT DISTINCT season FROM series_classification")["season"].to_list()
     )
+    params = load_parameters()
     per_season: dict[str, float] = {}
     inputs_by_season = {}
     for season in seasons:
-        inputs = read_season_inputs(warehouse, season, REFERENCE_DIR)  # I/O: not timed
+        inputs = read_season_inputs(warehouse, season, params)  # I/O: not timed
         started = time.perf_counter()
         fast = fast_season(inputs)
         per_season[season] = time.perf_counter() - started

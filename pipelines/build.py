@@ -27,15 +27,14 @@ from pipelines.build_state import (
     raw_digest,
     save_state,
 )
+from pipelines.definitions import defs as project_defs
 from pipelines.locks import exclusive
 from pipelines.progress import PROGRESS, throttled
-from pipelines.resources import (
-    PROJECT_ROOT,
-    REFERENCE_DIR,
-    WarehouseResource,
-    default_cache,
-    default_quarantine,
-)
+from pipelines.reference.bundle import Parameters, load_parameters
+from pipelines.reports.layout import printable_reports
+from pipelines.reports.pdf import print_pdfs
+from pipelines.resources import WarehouseResource, default_cache, default_quarantine
+from pipelines.staleness import STAGES, record_build, stale_partitions
 from pipelines.warehouse import Warehouse
 
 Printer = Callable[[str], None]
@@ -196,138 +195,6 @@ def _progress_logger(emit: Printer) -> dg.LoggerDefinition:
 _QUIET: dict[str, dict[str, dict[str, object]]] = {"loggers": {"progress": {}}}
 
 
-def _definitions() -> dg.Definitions:
-    from pipelines.definitions import defs
-
-    return defs
-
-
-PDF_ASSET = "season_report_pdf"
-
-# What computes a season's tables and reports: the rules, their parameters, the season
-# assets and the report code. The CLI, the simulator, the ingest (its output is already in
-# the season's input fingerprint) and the docs do not count: editing them rebuilds nothing.
-SEASON_CODE = (
-    "transforms",
-    "data/reference",
-    "pipelines/reference",
-    "pipelines/defs",
-    "pipelines/reports",
-    "pipelines/season_inputs.py",
-)
-
-
-def code_fingerprint(root: Path = PROJECT_ROOT, reference_dir: Path | None = None) -> str:
-    """A hash of the code and rule parameters a season is computed with (`SEASON_CODE`):
-    changing a rule, a parameter or a report rebuilds every season. The parameters are
-    those of `reference_dir` when given (another folder hashed as `data/reference`), else of
-    `CLASSEMENT_REFERENCE_DIR`, else of `root`'s `data/reference`."""
-    digest = hashlib.sha256()
-    reference = reference_dir or os.environ.get("CLASSEMENT_REFERENCE_DIR")
-    for folder in SEASON_CODE:
-        base = Path(reference) if folder == "data/reference" and reference else root / folder
-        paths = [base] if base.is_file() else base.rglob("*")
-        for path in sorted(paths):
-            if path.is_file() and path.suffix in {".py", ".csv", ".yaml", ".yml", ".js", ".css"}:
-                name = Path(folder, path.relative_to(base)) if path != base else Path(folder)
-                digest.update(name.as_posix().encode() + b"\0")
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _build_key(input_fingerprint: str, code: str) -> str:
-    return hashlib.sha256(f"{input_fingerprint}:{code}".encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Stage:
-    """A partitioned stage of the build: its partitions (`season`, `year`), its job, the
-    tables holding the partitions' input fingerprints and what each was built from, and
-    the report files a built partition must have."""
-
-    partition: str
-    label: str  # in progress lines
-    job: str
-    fingerprints: str
-    builds: str
-    pdf_assets: tuple[str, ...]
-
-    def outputs(self, reports: Path, key: str) -> list[Path]:
-        """The pages a built partition has (its PDFs are printed apart: `run_build`)."""
-        from pipelines.reports import layout
-
-        if self.partition == "season":
-            return [layout.report_path(reports, key)]
-        return [layout.year_index_path(reports, key)]
-
-
-SEASONS = Stage(
-    "season", "Saison", "build_season", "season_fingerprints", "season_builds", (PDF_ASSET,)
-)
-YEARS = Stage(
-    "year", "Année", "build_year", "year_fingerprints", "year_builds", ("circuit_reports_pdf",)
-)
-STAGES = (SEASONS, YEARS)
-
-
-def stale_partitions(
-    warehouse: Warehouse,
-    stage: Stage,
-    reports: Path | None = None,
-    reference_dir: Path | None = None,
-) -> list[str]:
-    """A stage's partitions to build, in order: their inputs, the code or the rule
-    parameters (of `reference_dir`, see `code_fingerprint`) changed since they were last
-    built, or (given the reports folder) one of their reports is missing."""
-    tables = set(warehouse.tables())
-    if stage.fingerprints not in tables:
-        return []
-    key_column = stage.partition
-    current = warehouse.read(
-        f'SELECT "{key_column}", fingerprint FROM "{stage.fingerprints}" ORDER BY 1'
-    )
-    built: dict[str, str] = {}
-    if stage.builds in tables:
-        built = dict(
-            warehouse.read(f'SELECT "{key_column}", fingerprint FROM "{stage.builds}"').iter_rows()
-        )
-    code = code_fingerprint(reference_dir=reference_dir)
-    stale = []
-    for key, fingerprint in current.iter_rows():
-        missing_report = reports is not None and not all(
-            path.exists() for path in stage.outputs(reports, key)
-        )
-        if built.get(key) != _build_key(fingerprint, code) or missing_report:
-            stale.append(key)
-    return stale
-
-
-def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str]:
-    """Seasons to build, in order (`stale_partitions` of the season stage)."""
-    return stale_partitions(warehouse, SEASONS, reports)
-
-
-def record_build(
-    warehouse: Warehouse, stage: Stage, key: str, reference_dir: Path | None = None
-) -> None:
-    """Remember what a partition was built from (see `stale_partitions`)."""
-    column = stage.partition
-    current = warehouse.read(
-        f'SELECT "{column}", fingerprint FROM "{stage.fingerprints}" WHERE "{column}" = ?', [key]
-    )
-    built = current.with_columns(
-        pl.lit(
-            _build_key(current["fingerprint"].item(), code_fingerprint(reference_dir=reference_dir))
-        ).alias("fingerprint")
-    )
-    warehouse.replace_partition(stage.builds, built, column, key)
-
-
-def record_season_build(warehouse: Warehouse, season: str) -> None:
-    """Remember what a season was built from."""
-    record_build(warehouse, SEASONS, season)
-
-
 def _without(job: dg.JobDefinition, *names: str) -> list[dg.AssetKey]:
     """The job's assets but those named."""
     leave = {dg.AssetKey(n) for n in names}
@@ -354,7 +221,8 @@ def run_build(
     failed build leaves both as they were and removes its staging copies. Printing comes
     after the swap, with one Chromium for every report whose PDF is missing or older than
     its page: a printing failure costs no table and no page (`BuildSummary.pdf_error`).
-    `reference_dir`: the rule parameters (default: `WarehouseResource`'s, `data/reference`)."""
+    `reference_dir`: the rule parameters' folder (`pipelines.reference.bundle.reference_dir`:
+    default `CLASSEMENT_REFERENCE_DIR`, else `data/reference`)."""
     started = time.perf_counter()
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
@@ -362,11 +230,9 @@ def run_build(
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
     with exclusive(warehouse_path):
-        reference = reference_dir or Path(
-            os.environ.get("CLASSEMENT_REFERENCE_DIR") or REFERENCE_DIR
-        )
+        params = load_parameters(reference_dir)
         inputs = hashlib.sha256(
-            f"{raw_digest(raw_dir)}\0{code_digest(reference)}".encode()
+            f"{raw_digest(raw_dir)}\0{code_digest(params)}".encode()
         ).hexdigest()
         last = load_state(cache)
         if (
@@ -383,7 +249,7 @@ def run_build(
         else:
             forget_state(cache)
             summary = _build(
-                raw_dir, warehouse_path, reports_dir, quarantine, emit, instance, reference_dir
+                raw_dir, warehouse_path, reports_dir, quarantine, emit, instance, params
             )
         if pdf:
             started_pdf = time.perf_counter()
@@ -432,7 +298,7 @@ def _build(
     quarantine: Path,
     emit: Printer,
     instance: dg.DagsterInstance | None,
-    reference_dir: Path | None = None,
+    params: Parameters,
 ) -> BuildSummary:
     """The build proper, in staging copies swapped in at the end (`run_build`)."""
     timings: dict[str, float] = {}
@@ -448,7 +314,7 @@ def _build(
             reports_dir=str(reports_staging),
             quarantine_dir=str(quarantine),
             cache_dir=str(default_cache(warehouse_path)),
-            **({"reference_dir": str(reference_dir)} if reference_dir else {}),
+            reference_dir=str(params.folder),
         )
         with Warehouse(staging).held():
             built = _materialise(resource, emit, instance, timings)
@@ -505,11 +371,10 @@ def _materialise(
 ) -> dict[str, list[str]]:
     """Run the stages in-process: ingest, every stale partition, the site; the time of
     each in `timings` (see `BuildSummary.timings`)."""
-    project = _definitions()
     defs = dg.Definitions(
-        assets=project.assets,
-        asset_checks=project.asset_checks,
-        jobs=project.jobs,
+        assets=project_defs.assets,
+        asset_checks=project_defs.asset_checks,
+        jobs=project_defs.jobs,
         resources={"warehouse": resource},
         loggers={"progress": _progress_logger(emit)},
     )
@@ -524,7 +389,7 @@ def _materialise(
     built: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
-        keys = stale_partitions(resource.warehouse, stage, resource.reports, resource.reference)
+        keys = stale_partitions(resource.warehouse, stage, resource.reports, resource.parameters)
         built[stage.partition] = keys if job.nodes else []
         if not job.nodes:
             continue
@@ -536,7 +401,7 @@ def _materialise(
                 instance=instance, partition_key=key, run_config=_QUIET, asset_selection=selection
             )
             _add_steps(result, timings)
-            record_build(resource.warehouse, stage, key, resource.reference)
+            record_build(resource.warehouse, stage, key, resource.parameters)
         timings[stage.partition] = time.perf_counter() - started
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
@@ -589,8 +454,6 @@ def _say(emit: Printer) -> Printer:
 def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]:
     """Print every report whose PDF is missing or older than its page, with one Chromium;
     (the PDFs printed, the reason printing failed)."""
-    from pipelines.reports.layout import printable_reports
-    from pipelines.reports.pdf import print_pdfs
 
     pending = [
         (html, pdf)

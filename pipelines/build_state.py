@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
-from pipelines.resources import PROJECT_ROOT
+from pipelines.paths import PROJECT_ROOT
+from pipelines.reference.bundle import Parameters
 
 STATE_FILE = "build_state.json"
 _CODE = ("pipelines", "transforms")
@@ -34,13 +35,13 @@ _PACKAGES = ("polars", "duckdb", "dagster", "plotly", "numpy")  # their version 
 _CODE_SUFFIXES = {".py", ".csv", ".yaml", ".yml", ".js", ".css", ".json"}
 
 
-def code_digest(reference_dir: Path, root: Path = PROJECT_ROOT) -> str:
+def code_digest(params: Parameters, root: Path = PROJECT_ROOT) -> str:
     """The project's code and the rule parameters a build runs with."""
     digest = hashlib.sha256(os.environ.get("SOURCE_DATE_EPOCH", "").encode() + b"\0")
     for package in _PACKAGES:
         digest.update(f"{package}={version(package)}\0".encode())
-    folders = [(root / f, root) for f in _CODE] + [(reference_dir, reference_dir.parent)]
-    for folder, base in folders:
+    digest.update(f"parameters={params.digest}\0".encode())
+    for folder, base in [(root / f, root) for f in _CODE]:
         for path in sorted(folder.rglob("*")):
             if path.suffix in _CODE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
                 digest.update(path.relative_to(base).as_posix().encode() + b"\0")

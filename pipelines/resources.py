@@ -7,13 +7,9 @@ from pathlib import Path
 
 import dagster as dg
 
+from pipelines.paths import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
+from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.warehouse import Warehouse
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_RAW_DIR = PROJECT_ROOT / "data" / "sample"
-DEFAULT_WAREHOUSE = PROJECT_ROOT / "data" / "warehouse.duckdb"
-DEFAULT_REPORTS_DIR = PROJECT_ROOT / "data" / "reports"
-REFERENCE_DIR = PROJECT_ROOT / "data" / "reference"
 
 # Every asset that writes the warehouse runs in this pool; dagster.yaml limits it to 1.
 WAREHOUSE_POOL = "warehouse"
@@ -29,8 +25,9 @@ class WarehouseResource(dg.ConfigurableResource):
     raw_dir: str = os.environ.get("CLASSEMENT_RAW_DIR", str(DEFAULT_RAW_DIR))
     warehouse_path: str = os.environ.get("CLASSEMENT_WAREHOUSE", str(DEFAULT_WAREHOUSE))
     reports_dir: str = os.environ.get("CLASSEMENT_REPORTS_DIR", str(DEFAULT_REPORTS_DIR))
-    # The rule parameters (`data/reference/`); another folder builds under other rules.
-    reference_dir: str = os.environ.get("CLASSEMENT_REFERENCE_DIR", str(REFERENCE_DIR))
+    # The rule parameters' folder; empty: `CLASSEMENT_REFERENCE_DIR`, else `data/reference/`
+    # (`pipelines.reference.bundle.reference_dir`); another folder builds under other rules.
+    reference_dir: str = ""
     # Where copies of rejected exports go; empty: `<warehouse>.quarantine/` beside it.
     quarantine_dir: str = os.environ.get("CLASSEMENT_QUARANTINE", "")
     # What builds keep between them (the ingest's cache); empty: `<warehouse>.cache/`.
@@ -49,8 +46,9 @@ class WarehouseResource(dg.ConfigurableResource):
         return Path(self.reports_dir)
 
     @property
-    def reference(self) -> Path:
-        return Path(self.reference_dir)
+    def parameters(self) -> Parameters:
+        """The rule parameters every asset computes with (one bundle per folder)."""
+        return load_parameters(self.reference_dir or None)
 
     @property
     def quarantine(self) -> Path:

@@ -80,8 +80,8 @@ class GenerateSummary:
 def default_calendar() -> SeasonCalendar:
     """The project's season calendar (`data/reference/seasons.yaml`)."""
     # imported here: the resources module loads Dagster, which the simulator does not need
+    from pipelines.paths import REFERENCE_DIR
     from pipelines.reference.seasons import load_calendar
-    from pipelines.resources import REFERENCE_DIR
 
     return load_calendar(REFERENCE_DIR)
 

@@ -9,11 +9,14 @@ import polars as pl
 import pytest
 
 from pipelines.build import run_build
+from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
+from pipelines.reference.bundle import load_parameters
 from pipelines.reference.seasons import load_calendar
-from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from transforms.tables import table
 
 CALENDAR = load_calendar(REFERENCE_DIR)
+PARAMETERS = load_parameters(REFERENCE_DIR)  # the project's rule parameters, one bundle
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -30,8 +30,8 @@ from benchmarks.season import (
     read_season_inputs,
     same_numbers,
 )
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.series import load_series_params, load_series_quotas
-from pipelines.resources import REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from tests.test_cote import CLASSIFIED, PARAMS, RATING_LISTS, RESULTS, TOURNAMENTS
 from tests.test_elo import DEFAULT, FIDE, NO_RESULTS

@@ -10,7 +10,7 @@ import pytest
 from pipelines.cli import main
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw
-from tests.conftest import CALENDAR, PLAYERS, games_csv, results_csv
+from tests.conftest import PARAMETERS, PLAYERS, games_csv, results_csv
 from tests.test_ingest import C2, GAMES_CASES, SINGLE_FILE_CASES
 from tests.test_reliability import BROKEN, FIXTURES
 
@@ -93,7 +93,7 @@ def test_a_folder_stands_for_its_exports_as_the_build_reads_them(
     )
     status, out = _check(raw.parent, ["raw"], capsys, monkeypatch)
     assert status == 1
-    expected = ingest_files(read_raw(raw), calendar=CALENDAR).rejected["2023-2024/bad.csv"]
+    expected = ingest_files(read_raw(raw), params=PARAMETERS).rejected["2023-2024/bad.csv"]
     assert f"✗ raw/{expected}" in out
     assert "✓ raw/2023-2024/C1.csv : accepté" in out
 

@@ -21,16 +21,17 @@ from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.years.assets import YEAR_ASSETS
 from pipelines.ingest.batch import IngestResult, ingest_files
 from pipelines.ingest.raw import read_raw
+from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.circuits import load_circuit_names, load_circuit_params
 from pipelines.reports.circuits.pages import render_circuit_page, write_year_reports, year_pages
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename
 from pipelines.reports.layout import circuit_page_path, year_index_path
 from pipelines.reports.player_blocks.circuits import BLOCK
-from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
-from tests.conftest import CALENDAR
+from tests.conftest import PARAMETERS
 from transforms.circuits import circuit_tables, with_circuit_codes
 from transforms.tables import Table, registry, table
 
@@ -40,7 +41,7 @@ Edit = Callable[[str], str]
 
 
 def _ingest(folder: Path) -> IngestResult:
-    return ingest_files(read_raw(folder), calendar=CALENDAR)
+    return ingest_files(read_raw(folder), params=PARAMETERS)
 
 
 def _examples(tmp_path: Path, edits: dict[str, Edit] | None = None) -> Path:

@@ -17,7 +17,7 @@ import pytest
 
 from pipelines.build import _ProgressHandler
 from pipelines.commands.dev import commands
-from pipelines.resources import PROJECT_ROOT
+from pipelines.paths import PROJECT_ROOT
 
 CHILD = (
     "import os, pathlib, sys, time; "

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipelines.ingest.batch import ingest_files
-from pipelines.resources import PROJECT_ROOT
-from tests.conftest import CALENDAR, PLAYERS, results_csv
+from pipelines.paths import PROJECT_ROOT
+from tests.conftest import PARAMETERS, PLAYERS, results_csv
 
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
 SAMPLE = PROJECT_ROOT / "data" / "sample" / "2023-2024"
@@ -87,7 +87,7 @@ def test_mutated_files_never_stop_the_ingest(importer: str) -> None:
     rejected = 0
     for _ in range(MUTANTS):
         files = {name: mutate(data, rng), "2024/good.csv": good, **companions}
-        result = ingest_files(files, calendar=CALENDAR)  # never raises
+        result = ingest_files(files, params=PARAMETERS)  # never raises
         assert "2024/good.csv" not in result.rejected
         assert "G1" in result.tables["tournaments"]["tournament_id"].to_list()
         for path, message in result.rejected.items():

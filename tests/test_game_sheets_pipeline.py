@@ -17,15 +17,16 @@ from pipelines.build import run_build
 from pipelines.cli import main
 from pipelines.defs.game_sheets.assets import TOPS_CHECK, game_sheet_audit
 from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
+from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.scoring import load_scoring_params
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html
 from pipelines.reports.sections.game_sheets import SECTION
-from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
 from simulator.extensions.game_sheets import misstated
-from tests.conftest import CALENDAR, declared
+from tests.conftest import CALENDAR, PARAMETERS, declared
 from transforms.scoring import (
     STATUS_OK,
     STATUS_SCORE_DIFFERS,
@@ -48,7 +49,7 @@ def _examples() -> dict[str, bytes]:
 
 def _ingest(files: Mapping[str, str | bytes]) -> IngestResult:
     data = {k: v.encode("utf-8") if isinstance(v, str) else v for k, v in files.items()}
-    return ingest_files(data, calendar=CALENDAR)
+    return ingest_files(data, params=PARAMETERS)
 
 
 def _rejected(extra: Mapping[str, str | bytes]) -> dict[str, str]:
@@ -436,7 +437,7 @@ def test_misstated_scores() -> None:
 def _generated_sheets(root: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The generated sheets and the tournaments of the generated folder, read back."""
     files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.*")}
-    result = ingest_files(files, calendar=CALENDAR)
+    result = ingest_files(files, params=PARAMETERS)
     assert result.rejected == {}
     return result.tables["game_sheets"], result.tables["tournaments"]
 
@@ -471,7 +472,7 @@ def test_generated_sheets_add_up_to_their_top_total(tmp_path: Path) -> None:
 
 def _ingest_results(root: Path) -> pl.DataFrame:
     files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.*")}
-    return ingest_files(files, calendar=CALENDAR).tables["results"]
+    return ingest_files(files, params=PARAMETERS).tables["results"]
 
 
 # --- a whole build -------------------------------------------------------------------

@@ -24,8 +24,8 @@ from pipelines.ingest.schema import (
     canonical_column,
     export_kinds,
 )
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.federations import load_federations
-from pipelines.resources import REFERENCE_DIR
 from simulator import GenerateConfig, generate
 from simulator.columns import (
     FFSC_HEADER,

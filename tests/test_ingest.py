@@ -12,11 +12,11 @@ from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.errors import ExportError, of, quantity
 from pipelines.ingest.raw import quarantine, read_raw
 from pipelines.ingest.read import read_export
-from tests.conftest import CALENDAR, PLAYERS, games_csv, results_csv
+from tests.conftest import PARAMETERS, PLAYERS, games_csv, results_csv
 
 
 def _ingest(raw: Path):
-    return ingest_files(read_raw(raw), calendar=CALENDAR)
+    return ingest_files(read_raw(raw), params=PARAMETERS)
 
 
 def _status(result) -> dict[str, tuple[str, str | None]]:
@@ -273,7 +273,7 @@ def test_rating_list_messages(raw: Path) -> None:
 def test_quarantine_note_says_why_and_what_to_do(raw: Path, tmp_path: Path) -> None:
     (raw / "2023-2024" / "bad.csv").write_text("nom\tprenom\n", encoding="utf-8")
     files = read_raw(raw)
-    result = ingest_files(files, calendar=CALENDAR)
+    result = ingest_files(files, params=PARAMETERS)
     copies = quarantine(result.rejected, raw, tmp_path / "quarantine")
     copy = tmp_path / "quarantine" / "2023-2024" / "bad.csv"
     assert copies == {"2023-2024/bad.csv": str(copy)}
@@ -633,7 +633,7 @@ def test_an_unknown_classique_category_rejects_the_file(raw: Path) -> None:
     text = results_csv("C2", C2, category="Régional")
     (raw / "2023-2024" / "C2.csv").write_text(text, encoding="utf-8")
     result = ingest_files(
-        read_raw(raw), calendar=CALENDAR, categories=frozenset({"open", "national"})
+        read_raw(raw), params=PARAMETERS, categories=frozenset({"open", "national"})
     )
     assert result.rejected == {
         "2023-2024/C2.csv": "2023-2024/C2.csv, ligne 2, colonne « category » : la catégorie "
@@ -660,8 +660,8 @@ def test_the_cache_reads_only_changed_files_and_gives_the_same_result(
 ) -> None:
     from pipelines.ingest import cache
 
-    fresh = ingest_files(read_raw(raw), calendar=CALENDAR)
-    first = cache.ingest_folder(raw, calendar=CALENDAR, cache_dir=tmp_path / "cache")
+    fresh = ingest_files(read_raw(raw), params=PARAMETERS)
+    first = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=tmp_path / "cache")
     read: list[str] = []
     original = Path.read_bytes
 
@@ -671,17 +671,17 @@ def test_the_cache_reads_only_changed_files_and_gives_the_same_result(
         return original(path)
 
     monkeypatch.setattr(Path, "read_bytes", counting)
-    again = cache.ingest_folder(raw, calendar=CALENDAR, cache_dir=tmp_path / "cache")
+    again = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=tmp_path / "cache")
     assert read == []  # nothing changed: no file read
     (raw / "2023-2024" / "C2.csv").write_text(results_csv("C2", C2), encoding="utf-8")
-    changed = cache.ingest_folder(raw, calendar=CALENDAR, cache_dir=tmp_path / "cache")
+    changed = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=tmp_path / "cache")
     assert read == ["C2.csv"]
     monkeypatch.undo()
     for name, frame in fresh.tables.items():
         assert first.tables[name].equals(frame), name
         assert again.tables[name].equals(frame), name
     assert first.log.equals(fresh.log) and again.log.equals(fresh.log)
-    everything = ingest_files(read_raw(raw), calendar=CALENDAR)
+    everything = ingest_files(read_raw(raw), params=PARAMETERS)
     for name, frame in everything.tables.items():
         assert changed.tables[name].equals(frame), name
     assert changed.log.equals(everything.log)

@@ -17,6 +17,7 @@ from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.mort_subite.assets import PLACED_CHECK, mort_subite_challenge
 from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
 from pipelines.ingest.raw import read_raw
+from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.seasons import load_calendar
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html
@@ -24,9 +25,10 @@ from pipelines.reports.player_blocks.mort_subite import BLOCK
 from pipelines.reports.season import render_season_report
 from pipelines.reports.section import Chart
 from pipelines.reports.sections.mort_subite import SECTION
-from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
+from tests.conftest import PARAMETERS
 
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "mort_subite"
 CALENDAR = load_calendar(REFERENCE_DIR)
@@ -40,7 +42,7 @@ def example_files() -> dict[str, bytes]:
 
 
 def ingested(files: dict[str, bytes]) -> IngestResult:
-    return ingest_files(files, calendar=CALENDAR)
+    return ingest_files(files, params=PARAMETERS)
 
 
 def lines(files: dict[str, bytes], name: str) -> list[str]:

@@ -23,18 +23,18 @@ from pipelines.defs.series.assets import (
     series_standings,
 )
 from pipelines.ingest.batch import ingest_files
+from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.federations import load_federations
 from pipelines.reference.national import load_national_params
-from pipelines.reference.seasons import load_calendar
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html
 from pipelines.reports.player_blocks.national import BLOCK
 from pipelines.reports.section import Chart
 from pipelines.reports.sections.data_quality import SECTION as QUALITY_SECTION
 from pipelines.reports.sections.national import SECTION
-from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import EVIL, declared
+from tests.conftest import EVIL, PARAMETERS, declared
 from transforms.national import licensee_rows_check
 from transforms.quality import unknown_federations_and_countries
 
@@ -338,7 +338,7 @@ def test_the_example_export_ingests_and_maps_to_one_federation() -> None:
     folder = PROJECT_ROOT / "docs" / "examples" / "national"
     files = {p.name: p.read_bytes() for p in sorted(folder.glob("*.csv"))}
     assert files
-    result = ingest_files(files, calendar=load_calendar(REFERENCE_DIR))
+    result = ingest_files(files, params=PARAMETERS)
     assert result.rejected == {}
     federations = load_federations(REFERENCE_DIR)
     results = result.tables["results"]

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import polars as pl
 import pytest
 
-from pipelines.resources import PROJECT_ROOT
+from pipelines.paths import PROJECT_ROOT
 
 pytestmark = pytest.mark.slow
 

@@ -18,18 +18,18 @@ from pipelines.build import run_build
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw, refused_paths
 from pipelines.locks import WarehouseLocked, exclusive
+from pipelines.paths import PROJECT_ROOT
 from pipelines.reports.html import player_filename
 from pipelines.reports.pdf import ChromiumMissingError, chromium_path
-from pipelines.resources import PROJECT_ROOT
 from pipelines.warehouse import Warehouse
-from tests.conftest import CALENDAR, PLAYERS, results_csv
+from tests.conftest import PARAMETERS, PLAYERS, results_csv
 
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
 HEADER = "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank"
 
 
 def _ingest(raw: Path):
-    return ingest_files(read_raw(raw), calendar=CALENDAR, refused=refused_paths(raw))
+    return ingest_files(read_raw(raw), params=PARAMETERS, refused=refused_paths(raw))
 
 
 def _xlsx_with_formula() -> bytes:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import polars as pl
 
 from pipelines.ingest.batch import ingest_files
-from pipelines.resources import PROJECT_ROOT
-from tests.conftest import CALENDAR
+from pipelines.paths import PROJECT_ROOT
+from tests.conftest import PARAMETERS
 
 EXAMPLE = PROJECT_ROOT / "docs" / "examples" / "reports" / "liste_2024-06-30.csv"
 
 
 def test_the_named_rating_list_example_loads() -> None:
-    result = ingest_files({"liste_2024-06-30.csv": EXAMPLE.read_bytes()}, calendar=CALENDAR)
+    result = ingest_files({"liste_2024-06-30.csv": EXAMPLE.read_bytes()}, params=PARAMETERS)
     assert result.rejected == {}
     listed = result.tables["rating_lists"].sort("player_id")
     assert listed["last_name"].to_list() == ["Dupont", "Leblanc", None]

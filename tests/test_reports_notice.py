@@ -20,7 +20,7 @@ from pipelines.reports.html import count_of, player_filename
 from pipelines.reports.labels import category_label, series_long
 from pipelines.reports.page import Rejected, generation_line, notice
 from pipelines.warehouse import Warehouse
-from tests.conftest import CALENDAR, PLAYERS, results_csv
+from tests.conftest import CALENDAR, PARAMETERS, PLAYERS, results_csv
 
 # --------------------------------------------------------------------------- attribution
 
@@ -65,7 +65,7 @@ def test_rejections_change_their_season_fingerprint_only() -> None:
 
 def test_the_ingest_log_holds_each_exports_season(raw: Path) -> None:
     (raw / "orphan.csv").write_text("foo,bar\n1,2\n", encoding="utf-8")
-    log = ingest_files(read_raw(raw), calendar=CALENDAR).log
+    log = ingest_files(read_raw(raw), params=PARAMETERS).log
     seasons = dict(log.select("path", "season").iter_rows())
     assert seasons == {
         "2023-2024/C1.csv": "2023-2024",

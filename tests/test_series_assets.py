@@ -16,8 +16,9 @@ from pipelines.defs.series.assets import (
     series_classification,
     series_standings,
 )
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.series import load_series_params, load_series_quotas
-from pipelines.resources import REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from tests.conftest import declared
 from transforms.series_provisional import provisional_as_of, provisional_classification

@@ -13,11 +13,12 @@ import pytest
 
 from pipelines.defs.series.comparison import series_comparison
 from pipelines.ingest.formats import ffsc
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.federations import load_federations
 from pipelines.reports.data import ReportData
 from pipelines.reports.section import Chart
 from pipelines.reports.sections.comparison import SECTION
-from pipelines.resources import REFERENCE_DIR, WarehouseResource
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from transforms.calendar import SeasonCalendar
 from transforms.series_comparison import (

@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 
 from pipelines.definitions import defs
+from pipelines.paths import PROJECT_ROOT
 from pipelines.reports.data import ReportData
-from pipelines.resources import PROJECT_ROOT
 from pipelines.tables import render_tables_doc, splice_doc
 from pipelines.warehouse import Warehouse
 from transforms.tables import TableSchemaError, registry, table

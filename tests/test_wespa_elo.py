@@ -74,14 +74,14 @@ def test_the_elo_engine_with_the_wespa_preset_reproduces_exp() -> None:
     import datetime as dt
 
     from pipelines.ingest.batch import ingest_files
+    from pipelines.paths import REFERENCE_DIR
     from pipelines.reference.classique import load_elo_params
-    from pipelines.resources import REFERENCE_DIR
-    from tests.conftest import CALENDAR
+    from tests.conftest import PARAMETERS
     from transforms.elo import elo_history
 
     players = st1_players(TT2006.with_suffix(".ST1"))
     tables = ingest_files(
-        {"TT2006.tou": TT2006.with_suffix(".tou").read_bytes()}, calendar=CALENDAR
+        {"TT2006.tou": TT2006.with_suffix(".tou").read_bytes()}, params=PARAMETERS
     ).tables
     ratings = pl.DataFrame(
         {

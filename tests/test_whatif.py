@@ -20,7 +20,8 @@ from polars.testing import assert_frame_equal
 from pipelines.build import SEASONS as SEASON_STAGE
 from pipelines.build import run_build, stale_partitions
 from pipelines.cli import main
-from pipelines.resources import PROJECT_ROOT, REFERENCE_DIR, WarehouseResource
+from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
+from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from pipelines.whatif.compare import BY_QUOTAS, COTE_CHANGE, SERIES_CHANGE
 from pipelines.whatif.compute import SeasonTables

@@ -9,7 +9,7 @@ import random
 import shutil
 from pathlib import Path
 
-from pipelines.resources import REFERENCE_DIR
+from pipelines.paths import REFERENCE_DIR
 
 SEASONS = ("2022-2023", "2023-2024")
 SEASON = SEASONS[-1]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipelines.resources import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
+from pipelines.paths import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +31,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="where copies of rejected exports go (default: <warehouse>.quarantine/)",
     )
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        default=None,
+        help="the rule parameters' folder (default: CLASSEMENT_REFERENCE_DIR, else "
+        "data/reference/)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -45,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             args.reports.resolve(),
             pdf=not args.no_pdf,
             quarantine_dir=args.quarantine.resolve() if args.quarantine else None,
+            reference_dir=args.reference.resolve() if args.reference else None,
         )
     except WarehouseLocked as err:
         print(f"\nConstruction refusée : {err}", file=sys.stderr)

@@ -18,10 +18,11 @@ import argparse
 import sys
 from pathlib import Path, PurePath
 
+from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.errors import quantity
-from pipelines.ingest.raw import COMPANION_SUFFIXES, EXPORT_SUFFIXES
+from pipelines.ingest.raw import COMPANION_SUFFIXES, EXPORT_SUFFIXES, read_raw, refused_paths
 from pipelines.ingest.read import TSH_CONFIG
-from pipelines.resources import REFERENCE_DIR
+from pipelines.reference.bundle import load_parameters
 
 KIND_LABELS = {
     "results": "résultats",
@@ -42,6 +43,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "every file is accepted, 1 when one is refused, 2 when nothing could be checked.",
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="exports or folders")
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        help="the rule parameters' folder (default: CLASSEMENT_REFERENCE_DIR, else "
+        "data/reference/), as the build reads it",
+    )
     parser.set_defaults(func=run)
 
 
@@ -49,8 +56,6 @@ def _gather(args: list[Path]) -> tuple[dict[str, bytes], dict[str, str], list[st
     """(bytes of each file by its name as given, files refused unread with their message,
     the names in the order to report). A folder gives its exports (`dir/relative`); a TSH
     export's `config.tsh` beside it is read with it."""
-    from pipelines.ingest.raw import read_raw, refused_paths
-
     files: dict[str, bytes] = {}
     refused: dict[str, str] = {}
     order: list[str] = []
@@ -85,18 +90,11 @@ def _gather(args: list[Path]) -> tuple[dict[str, bytes], dict[str, str], list[st
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipelines.ingest.batch import ingest_files
-    from pipelines.reference.classique import load_cote_params
-    from pipelines.reference.seasons import load_calendar
-
     files, refused, order = _gather(list(args.files))
     if not order:
         print("erreur : aucun export à vérifier", file=sys.stderr)
         return 2
-    categories = frozenset(c.category for c in load_cote_params(REFERENCE_DIR).categories)
-    result = ingest_files(
-        files, calendar=load_calendar(REFERENCE_DIR), refused=refused, categories=categories
-    )
+    result = ingest_files(files, params=load_parameters(args.reference), refused=refused)
     log = {row["path"]: row for row in result.log.iter_rows(named=True)}
     bad = 0
     for name in order:

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipelines.resources import PROJECT_ROOT
+from pipelines.paths import PROJECT_ROOT
 
 
 def dagster_home(root: Path = PROJECT_ROOT) -> Path:

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipelines.resources import DEFAULT_RAW_DIR, REFERENCE_DIR
+from pipelines.paths import DEFAULT_RAW_DIR, REFERENCE_DIR
 
 _SEASON_DIR = re.compile(r"^\d{4}-\d{4}$")
 _RATING_LIST = re.compile(r"^rating_list_\d{4}-\d{2}-\d{2}\.csv$")

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipelines.resources import PROJECT_ROOT
+from pipelines.paths import PROJECT_ROOT
 
 ASSETS_DIR = "marimo"
 CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/@marimo-team/frontend@[^/\"']+/dist/?")

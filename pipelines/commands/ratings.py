@@ -10,8 +10,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from pipelines.paths import DEFAULT_WAREHOUSE, REFERENCE_DIR
 from pipelines.reference.classique import load_elo_params, load_elo_presets
-from pipelines.resources import DEFAULT_WAREHOUSE, REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from transforms.elo import EloCurve, curve_for, elo_change
 

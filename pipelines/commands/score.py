@@ -24,8 +24,8 @@ from pipelines.ingest.errors import ExportError
 from pipelines.ingest.kinds.game_sheets import GAME_SHEET, sheet_errors
 from pipelines.ingest.read import RawTable, read_export
 from pipelines.ingest.validate import first_error_per_file, type_frame
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.scoring import load_scoring_params
-from pipelines.resources import REFERENCE_DIR
 from transforms.scoring import (
     STATUS_ILLEGAL,
     STATUS_OK,

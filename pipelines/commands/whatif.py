@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipelines.resources import DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
+from pipelines.paths import DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -7,6 +7,7 @@ import dagster as dg
 from pipelines.ingest.raw import fingerprint, folder_digest
 from pipelines.partitions import INGEST_GROUPS, SEASON_GROUPS, SITE_GROUPS, YEAR_GROUPS
 from pipelines.resources import WarehouseResource
+from pipelines.staleness import STAGES, stale_partitions
 
 ingest_exports = dg.define_asset_job(
     "ingest_exports",
@@ -85,8 +86,6 @@ _IN_PROGRESS = [
 def stale_season_sensor(
     context: dg.SensorEvaluationContext, warehouse: WarehouseResource
 ) -> dg.RunRequest | dg.SkipReason:
-    from pipelines.build import STAGES, stale_partitions
-
     if not warehouse.warehouse.exists():
         return dg.SkipReason("no warehouse yet")
     for job in ("ingest_exports", "build_season", "build_year", "build_site"):
@@ -97,7 +96,9 @@ def stale_season_sensor(
             return dg.SkipReason(f"a {job} run is in progress")
     records = []
     for stage in STAGES:
-        stale = stale_partitions(warehouse.warehouse, stage, warehouse.reports, warehouse.reference)
+        stale = stale_partitions(
+            warehouse.warehouse, stage, warehouse.reports, warehouse.parameters
+        )
         if stale:
             fingerprint = warehouse.warehouse.read(
                 f'SELECT fingerprint FROM "{stage.fingerprints}" WHERE "{stage.partition}" = ?',

@@ -30,6 +30,7 @@ from pipelines.ingest.schema import (
     export_kinds,
 )
 from pipelines.progress import Progress
+from pipelines.reference.bundle import Parameters
 from transforms.calendar import SeasonCalendar, ordered_events
 from transforms.tables import inputs_of
 from transforms.tables import table as declared
@@ -86,20 +87,20 @@ def _stack(tables: list[tuple[str, RawTable]], columns: tuple[str, ...]) -> pl.D
 def ingest_files(
     files: Mapping[str, bytes],
     *,
-    calendar: SeasonCalendar,
+    params: Parameters,
     refused: Mapping[str, str] | None = None,
-    categories: frozenset[str] = frozenset(),
 ) -> IngestResult:
     """Read, check and assemble every raw export (keyed by its path relative to the raw
-    folder). `refused`: files rejected before reading (`raw.refused_paths`), by key;
-    `categories`: the classique categories the cote knows (none: not checked).
+    folder) under the rule parameters `params` (the season calendar, the classique
+    categories the cote knows, the families' own). `refused`: files rejected before reading
+    (`raw.refused_paths`), by key.
 
     Any failure while reading one file rejects that file, by name, never the build: the
     readers' own errors name the row and column; anything else is caught per file; and if
     the checks of all files at once fail on an unforeseen value, each file is checked
     alone to find and reject the ones that fail."""
-    staged = stage_files(files, refused or {}, categories)
-    return assemble(staged, calendar)
+    staged = stage_files(files, refused or {}, params.categories)
+    return assemble(staged, params)
 
 
 @dataclass
@@ -295,7 +296,7 @@ def _typed_and_checked(
     return frames
 
 
-def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
+def assemble(staged: Staged, params: Parameters) -> IngestResult:
     """The checks across files, then the warehouse's base tables and the ingest log.
 
     A tournament must come from one file, a (player, date) of a rating list too; games
@@ -317,7 +318,7 @@ def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
         accepted = {name: _without(frame, bad) for name, frame in frames.items()}
         found = [validate.games_errors(accepted["games"], accepted["results"])]
         found += [
-            plugin.checks(accepted[plugin.kind.name], accepted)
+            plugin.checks(accepted[plugin.kind.name], accepted, params)
             for plugin in plugins()
             if plugin.checks is not None
         ]
@@ -330,6 +331,7 @@ def assemble(staged: Staged, calendar: SeasonCalendar) -> IngestResult:
         rejected.setdefault(row["_file"], _message(row, records[row["_file"]].headers))
 
     kept = {k: _without(f, set(rejected)) for k, f in frames.items()}
+    calendar = params.calendar
     tables = _assemble(kept["results"], kept["games"], kept["rating_list"], calendar)
     tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
     for plugin in plugins():

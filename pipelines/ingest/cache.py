@@ -23,17 +23,18 @@ import polars as pl
 from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
 from pipelines.ingest.raw import COMPANION_SUFFIXES, export_paths, key_of, refused_paths
 from pipelines.progress import Progress
-from transforms.calendar import SeasonCalendar
+from pipelines.reference.bundle import Parameters
 
 ROOT = Path(__file__).resolve().parents[2]
 # What the typed rows and records depend on besides the files themselves.
-_CODE = ("pipelines/ingest", "transforms/tables", "data/reference")
+_CODE = ("pipelines/ingest", "transforms/tables")
 
 Stat = tuple[int, int, int]  # size, mtime (ns), inode
 
 
-def code_version() -> str:
-    digest = hashlib.sha256()
+def code_version(params: Parameters) -> str:
+    """The ingest's code, the table registry and the rule parameters (`params.digest`)."""
+    digest = hashlib.sha256(f"parameters\0{params.digest}\0".encode())
     for folder in _CODE:
         for path in sorted((ROOT / folder).rglob("*")):
             if path.is_file() and path.suffix in {".py", ".csv", ".yaml"}:
@@ -87,8 +88,7 @@ def _save(folder: Path, version: str, staged: Staged, stats: dict[str, Stat]) ->
 def ingest_folder(
     raw_dir: Path,
     *,
-    calendar: SeasonCalendar,
-    categories: frozenset[str] = frozenset(),
+    params: Parameters,
     cache_dir: Path | None = None,
     progress: Progress | None = None,
 ) -> IngestResult:
@@ -97,7 +97,7 @@ def ingest_folder(
     paths = {key_of(p, raw_dir): p for p in export_paths(raw_dir)}
     refused = refused_paths(raw_dir)
     stats = {key: _stat(path) for key, path in paths.items()}
-    version = code_version()
+    version = code_version(params)
     cached = _load(cache_dir, version) if cache_dir is not None else None
     reuse: set[str] = set()
     if cached is not None:
@@ -114,12 +114,12 @@ def ingest_folder(
         }
     fresh = _Files({k: paths[k] for k in sorted(paths) if k not in reuse})
     around = {k: paths[k].read_bytes() for k in paths if _is_companion(k) and k not in fresh}
-    staged = stage_files(fresh, refused, categories, companions=around, progress=progress)
+    staged = stage_files(fresh, refused, params.categories, companions=around, progress=progress)
     if cached is not None:
         staged = Staged.merge([cached[0].subset(reuse), staged])
     if cache_dir is not None:
         _save(cache_dir, version, staged, {k: v for k, v in stats.items() if k not in refused})
-    return assemble(staged, calendar)
+    return assemble(staged, params)
 
 
 class _Files(Mapping[str, bytes]):

@@ -8,11 +8,8 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.reference.federations import load_federations
-from pipelines.reference.seasons import load_calendar
-from pipelines.reference.series import load_series_quotas
+from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.reports.page import Rejected
-from pipelines.resources import REFERENCE_DIR
 from pipelines.warehouse import Warehouse
 from transforms.calendar import ordered_events
 from transforms.federations import AliasTable
@@ -30,7 +27,7 @@ def notebook_warehouse(path: str | Path | None = None) -> Path:
     started from; a clear French error when there is no such file (never empty tables)."""
     import os
 
-    from pipelines.resources import DEFAULT_WAREHOUSE
+    from pipelines.paths import DEFAULT_WAREHOUSE
 
     chosen = Path(path or os.environ.get("CLASSEMENT_WAREHOUSE") or DEFAULT_WAREHOUSE)
     resolved = chosen.expanduser().resolve()
@@ -75,17 +72,19 @@ class ReportData:
     Frames handed out are Polars frames (immutable); nothing here writes the warehouse.
     """
 
-    def __init__(self, warehouse: Warehouse, reference_dir: Path = REFERENCE_DIR) -> None:
+    def __init__(self, warehouse: Warehouse, params: Parameters | Path | None = None) -> None:
         self._warehouse = warehouse
-        self.reference_dir = reference_dir
-        self.calendar = load_calendar(reference_dir)
+        # the rule parameters the warehouse was built with (a bundle, or its folder)
+        self.params = params if isinstance(params, Parameters) else load_parameters(params)
+        self.reference_dir = self.params.folder
+        self.calendar = self.params.calendar
         self._cache: dict[str, pl.DataFrame] = {}
         self._present: set[str] | None = None
 
     @classmethod
-    def open(cls, path: Path | str, reference_dir: Path = REFERENCE_DIR) -> ReportData:
+    def open(cls, path: Path | str, params: Parameters | Path | None = None) -> ReportData:
         """Data of the warehouse file at `path`."""
-        return cls(Warehouse(Path(path)), reference_dir)
+        return cls(Warehouse(Path(path)), params)
 
     # ------------------------------------------------------------------ tables
 
@@ -164,7 +163,7 @@ class ReportData:
     def _federations(self) -> AliasTable | None:
         """The alias table of federations; None without one (names shown as written)."""
         try:
-            return load_federations(self.reference_dir)
+            return self.params.federations
         except (OSError, ValueError):
             return None
 
@@ -194,8 +193,8 @@ class ReportData:
     def quota_federation(self, column: str) -> pl.Expr:
         """The quota federation code (`FRA`, …, `*` for the others) of a federation name,
         as the series classification maps it (the `federations.csv` alias table)."""
-        known = load_series_quotas(self.reference_dir).federations()
-        return federation_key_expr(column, load_federations(self.reference_dir), known)
+        known = self.params.quotas.federations()
+        return federation_key_expr(column, self.params.federations, known)
 
     # ------------------------------------------------------------------ histories
 

@@ -12,9 +12,10 @@ Which families, for which changed file:
   classique series);
 - `elo.yaml` → the Elo of every season up to the one asked and its ranking.
 
-Each season is computed as its asset computes it (`pipelines/defs/*/assets.py`), from the
-same reads of the base tables, with the earlier seasons' recomputed tables in place of the
-stored ones; nothing is written. The tables of the families not recomputed are the stored
+Each season is computed by the season plan (`pipelines.plan.season.compute_season`, the
+function the assets compute with), from the same reads of the base tables, with the
+earlier seasons' recomputed tables given in place of the stored ones; nothing is written.
+The tables of the families not recomputed are the stored
 ones, so "after" always holds every table of the season.
 """
 
@@ -26,24 +27,17 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.reference.classique import load_cote_params, load_elo_params, load_ranking_params
-from pipelines.reference.federations import load_federations
-from pipelines.reference.national import load_national_params
-from pipelines.reference.seasons import load_calendar
-from pipelines.reference.series import load_series_params, load_series_quotas
-from pipelines.season_inputs import season_results, season_rows, season_tournaments
-from pipelines.warehouse import Warehouse
-from transforms import classique_series, cote, elo
-from transforms.calendar import ordered_events, previous_season
-from transforms.national import classify_national
-from transforms.series import classify_season, duplicate_event_scores, season_standings
-from transforms.series_population import (
-    event_series,
-    new_licensees,
-    player_federations,
-    season_series,
-    series_held,
+from pipelines.plan import season as plan
+from pipelines.plan.season import (
+    Frames,
+    SeasonInputs,
+    compute_season,
+    history_through,
+    in_event_order,
+    season_rows,
 )
+from pipelines.reference.bundle import load_parameters
+from pipelines.warehouse import Warehouse
 
 SERIES, NATIONAL, COTE, ELO = "series", "national", "cote", "elo"
 FILE_FAMILIES = {
@@ -134,26 +128,6 @@ def seasons_up_to(wh: Warehouse, season: str) -> list[str]:
     return [s for s in known if s <= season]
 
 
-def _history(wh: Warehouse, name: str, season: str) -> pl.DataFrame:
-    """`cote_history` or `elo_history` of every season up to `season`, in event order (as
-    the classique assets read it)."""
-    if name not in wh.tables():
-        return wh.empty(name)
-    rows = wh.read(
-        f'SELECT h.*, t.end_date, t.start_date FROM "{name}" h '
-        "JOIN tournaments t USING (tournament_id) WHERE h.season <= ?",
-        [season],
-    )
-    return ordered_events(rows).drop("end_date", "start_date")
-
-
-def _in_event_order(history: pl.DataFrame, tournaments: pl.DataFrame) -> pl.DataFrame:
-    dated = history.join(
-        tournaments.select("tournament_id", "end_date", "start_date"), on="tournament_id"
-    )
-    return ordered_events(dated).drop("end_date", "start_date")
-
-
 def stored(wh: Warehouse, season: str) -> SeasonTables:
     """The season's tables as the warehouse holds them."""
     return SeasonTables(
@@ -165,193 +139,89 @@ def stored(wh: Warehouse, season: str) -> SeasonTables:
         movements=season_rows(wh, "series_movements", season),
         national=season_rows(wh, "national_classification", season),
         national_bars=season_rows(wh, "national_bars", season),
-        cote_history=_history(wh, "cote_history", season),
+        cote_history=history_through(wh, "cote_history", season, inclusive=True),
         cote_ranking=season_rows(wh, "cote_ranking", season).sort("rank", "player_id"),
         classique_bars=season_rows(wh, "classique_series_bars", season),
-        elo_history=_history(wh, "elo_history", season),
+        elo_history=history_through(wh, "elo_history", season, inclusive=True),
         elo_ranking=season_rows(wh, "elo_ranking", season).sort("rank", "player_id"),
     )
 
 
-@dataclass(frozen=True)
-class _Series:
-    scores: pl.DataFrame
-    standings: pl.DataFrame
-    classification: pl.DataFrame
-    bars: pl.DataFrame
-    movements: pl.DataFrame
-
-
-def _entries(results: pl.DataFrame, season: str) -> pl.DataFrame:
-    return results.select(
-        "tournament_id", "player_id", "series", pl.lit(season).alias("season"), "start"
-    )
-
-
-def _series_seasons(
-    wh: Warehouse, seasons: list[str], reference: Path, base: dict[str, pl.DataFrame]
-) -> dict[str, _Series]:
-    """The duplicate series of each season, in order, as `pipelines/defs/series/assets.py`
-    computes them, each season from the previous one recomputed here."""
-    params = load_series_params(reference)
-    quotas = load_series_quotas(reference)
-    federations = load_federations(reference)
-    calendar = load_calendar(reference)
-    players, lists = base["players"], base["rating_lists"]
-    done: dict[str, _Series] = {}
-    empty_cls, empty_st = wh.empty("series_classification"), wh.empty("series_standings")
-    for season in seasons:
-        before = done.get(previous_season(season))
-        previous_cls = before.classification if before else empty_cls
-        previous_st = before.standings if before else empty_st
-        events = season_tournaments(wh, season, "duplicate")
-        results = season_results(wh, season, "duplicate")
-        held = event_series(_entries(results, season), previous_cls, lists)
-        scores = duplicate_event_scores(results, events, held)
-        standings = season_standings(
-            scores,
-            events,
-            params,
-            federations=player_federations(players, results),
-            previous=previous_st,
-        )
-        start, end = calendar.bounds(season)
-        new = new_licensees(players, results, lists, start, end)
-        held_season = series_held(scores, events, season_series(season, previous_cls, lists, end))
-        result = classify_season(
-            standings,
-            new.with_columns(pl.lit(season).alias("season")),
-            quotas,
-            params,
-            held_season,
-            federations=federations,
-        )
-        done[season] = _Series(
-            scores=scores,
-            standings=standings,
-            classification=result.classification.with_columns(pl.lit(season).alias("season")),
-            bars=result.bars.with_columns(pl.lit(season).alias("season")),
-            movements=result.movements.with_columns(pl.lit(season).alias("season")),
-        )
-    return done
-
-
-def _classifications(
-    wh: Warehouse, seasons: list[str], series: dict[str, _Series] | None
-) -> dict[str, pl.DataFrame]:
-    """Each season's series classification: recomputed when the series were, else stored."""
-    if series is not None:
-        return {s: v.classification for s, v in series.items()}
-    return {s: season_rows(wh, "series_classification", s) for s in seasons}
-
-
-def _cote_seasons(
-    wh: Warehouse,
-    seasons: list[str],
-    reference: Path,
-    base: dict[str, pl.DataFrame],
-    classifications: dict[str, pl.DataFrame],
-) -> pl.DataFrame:
-    """`cote_history` of every season, in order, as `cote_history` the asset computes it."""
-    params = load_cote_params(reference)
-    lists, tournaments = base["rating_lists"], base["tournaments"]
-    empty = wh.empty("series_classification")
-    parts: list[pl.DataFrame] = []
-    history = wh.empty("cote_history")
-    for season in seasons:
-        results = season_results(wh, season)
-        held = event_series(
-            _entries(results, season), classifications.get(previous_season(season), empty), lists
-        )
-        frame = cote.cote_history(
-            season_tournaments(wh, season),
-            results,
-            lists,
-            params,
-            series=held,
-            prior=cote.last_cotes(history),
-        )
-        parts.append(frame)
-        history = _in_event_order(pl.concat(parts), tournaments)
-    return history
-
-
-def _elo_seasons(
-    wh: Warehouse, seasons: list[str], reference: Path, base: dict[str, pl.DataFrame]
-) -> pl.DataFrame:
-    """`elo_history` of every season, in order, as `elo_history` the asset computes it."""
-    params = load_elo_params(reference)
-    tournaments = base["tournaments"]
-    parts: list[pl.DataFrame] = []
-    history = wh.empty("elo_history")
-    for season in seasons:
-        games = wh.read(
-            "SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) WHERE t.season = ?",
-            [season],
-        )
-        frame = elo.elo_history(
-            season_tournaments(wh, season),
-            games,
-            base["rating_lists"],
-            base["results"],
-            params,
-            prior=elo.last_elo(history, params),
-        )
-        parts.append(frame)
-        history = _in_event_order(pl.concat(parts), tournaments)
-    return history
+def _families(families: Families, last: bool) -> list[str]:
+    """The season plan's families a what-if runs for a season (`last`: the season asked;
+    the earlier ones only feed it)."""
+    names: list[str] = []
+    if families.series:
+        names += plan.SERIES
+    if families.cote:
+        names.append("cote")
+    if families.elo:
+        names.append("elo")
+    if last:
+        if families.national:
+            names.append("national")
+        if families.cote:
+            names.append("cote_ranking")
+        if families.elo or families.elo_ranking:
+            names.append("elo_ranking")
+    return names
 
 
 def recompute(
     wh: Warehouse, season: str, reference: Path, families: Families, before: SeasonTables
 ) -> SeasonTables:
-    """The season's tables with the parameters of `reference`: the `families` recomputed,
-    the others as stored (`before`)."""
+    """The season's tables with the parameters of `reference`: the `families` recomputed
+    by the season plan season after season up to `season` (each from the previous one's
+    recomputed tables), the others as stored (`before`)."""
     if not families.any:
         return before
+    params = load_parameters(reference)
     seasons = seasons_up_to(wh, season)
-    base = {name: wh.table(name) for name in ("tournaments", "players", "rating_lists", "results")}
+    tournaments = wh.table("tournaments")
+    histories = {"cote_history": wh.empty("cote_history"), "elo_history": wh.empty("elo_history")}
+    previous: Frames = {}
+    out: Frames = {}
+    for current in seasons:
+        given: Frames = {}
+        if families.series and previous:
+            given["previous_classification"] = previous["series_classification"]
+            given["previous_standings"] = previous["series_standings"]
+        for name, recomputed in (("cote_history", families.cote), ("elo_history", families.elo)):
+            if recomputed:
+                given[f"prior_{name}"] = histories[name]
+        given["all_tournaments"] = tournaments
+        out = compute_season(
+            SeasonInputs(wh, current, params, given), _families(families, current == season)
+        )
+        for name in histories:
+            if name in out:
+                histories[name] = in_event_order(
+                    pl.concat([histories[name], out[name]]), tournaments
+                )
+        previous = out
     after = before
-    series = _series_seasons(wh, seasons, reference, base) if families.series else None
-    if series is not None:
-        mine = series[season]
+    if families.series:
         after = replace(
             after,
-            scores=mine.scores,
-            standings=mine.standings,
-            classification=mine.classification,
-            bars=mine.bars,
-            movements=mine.movements,
+            scores=out["duplicate_event_scores"],
+            standings=out["series_standings"],
+            classification=out["series_classification"],
+            bars=out["series_bars"],
+            movements=out["series_movements"],
         )
     if families.national:
-        result = classify_national(
-            after.classification,
-            after.scores,
-            after.standings,
-            season_tournaments(wh, season, "duplicate"),
-            season_results(wh, season, "duplicate"),
-            load_national_params(reference),
-            load_series_quotas(reference),
-            load_series_params(reference),
-            load_federations(reference),
+        after = replace(
+            after, national=out["national_classification"], national_bars=out["national_bars"]
         )
-        after = replace(after, national=result.classification, national_bars=result.bars)
-    ranking = load_ranking_params(reference)
-    end = load_calendar(reference).end(season)
     if families.cote:
-        history = _cote_seasons(wh, seasons, reference, base, _classifications(wh, seasons, series))
-        ranked, bars = classique_series.cote_ranking(history, base["tournaments"], end, ranking)
         after = replace(
             after,
-            cote_history=history,
-            cote_ranking=ranked.sort("rank", "player_id"),
-            classique_bars=classique_series.bars_frame(season, bars, ranking),
+            cote_history=histories["cote_history"],
+            cote_ranking=out["cote_ranking"],
+            classique_bars=out["classique_series_bars"],
         )
     if families.elo:
-        after = replace(after, elo_history=_elo_seasons(wh, seasons, reference, base))
+        after = replace(after, elo_history=histories["elo_history"])
     if families.elo or families.elo_ranking:
-        elo_ranked = classique_series.elo_ranking(
-            after.elo_history, base["tournaments"], end, ranking, after.cote_ranking
-        )
-        after = replace(after, elo_ranking=elo_ranked.sort("rank", "player_id"))
+        after = replace(after, elo_ranking=out["elo_ranking"])
     return after

@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from pipelines.paths import PROJECT_ROOT
 from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.html import (
     Html,
@@ -36,7 +37,6 @@ from pipelines.reports.labels import (
 )
 from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page
 from pipelines.reports.section import Chart, Fragment, chart_html, chart_id
-from pipelines.resources import PROJECT_ROOT
 from pipelines.whatif.compare import (
     BY_QUOTAS,
     CHAIN_LABELS,

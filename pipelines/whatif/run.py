@@ -7,7 +7,6 @@ reports folder is ever written."""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,11 +14,13 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.paths import DEFAULT_REPORTS_DIR, PROJECT_ROOT
+from pipelines.reference.bundle import load_parameters, reference_dir
 from pipelines.reports.data import ReportData
 from pipelines.reports.glossary import render_glossary
 from pipelines.reports.html import write_atomic
 from pipelines.reports.page import GLOSSARY_PAGE
-from pipelines.resources import DEFAULT_REPORTS_DIR, PROJECT_ROOT, REFERENCE_DIR
+from pipelines.staleness import SEASONS, stale_partitions
 from pipelines.warehouse import Warehouse
 from pipelines.whatif.compare import Comparison, compare
 from pipelines.whatif.compute import Families, recompute, seasons_up_to, stored
@@ -38,8 +39,8 @@ def pdf_name(season: str) -> str:
 
 def default_reference() -> Path:
     """The parameters the warehouse is built with: `CLASSEMENT_REFERENCE_DIR`, else
-    `data/reference/` (as `WarehouseResource`)."""
-    return Path(os.environ.get("CLASSEMENT_REFERENCE_DIR") or REFERENCE_DIR)
+    `data/reference/` (as the build: `pipelines.reference.bundle.reference_dir`)."""
+    return reference_dir()
 
 
 def default_folder(season: str, scenario: Scenario, root: Path | None = None) -> Path:
@@ -138,9 +139,7 @@ def run_whatif(
 def _stale(warehouse: Warehouse, season: str, reference: Path) -> bool:
     """Whether the warehouse's season was computed from other inputs, code or parameters
     than those it would be built from now (its « before » is then not current)."""
-    from pipelines.build import SEASONS, stale_partitions
-
-    return season in stale_partitions(warehouse, SEASONS, reference_dir=reference)
+    return season in stale_partitions(warehouse, SEASONS, params=load_parameters(reference))
 
 
 def series_counts(

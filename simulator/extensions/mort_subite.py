@@ -291,7 +291,7 @@ def _write(
 def extend(ctx: SeasonContext) -> None:
     """Write the season's Mort Subite rounds and final."""
     # imported here: the resources module loads Dagster, which the simulator does not need
-    from pipelines.resources import REFERENCE_DIR
+    from pipelines.paths import REFERENCE_DIR
 
     rng = ctx.rng(KEY)
     write_rng = ctx.rng(KEY + "/write")

@@ -15,44 +15,33 @@ import dagster as dg
 import polars as pl
 
 from pipelines.partitions import year_partitions
-from pipelines.reference.circuits import load_circuit_codes, load_circuit_params
-from pipelines.reference.round_robin import (
-    load_final_categories,
-    load_grand_est_params,
-    load_masters_params,
+from pipelines.plan.year import (
+    PACA_POINTS_UNTIL,
+    PACA_TABLES,
+    PAIRING_ISSUES,
+    Frames,
+    compute_year,
+    written,
 )
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_spec
-from pipelines.year_inputs import (
-    circuit_games_until,
-    matches_of_year,
-    results_until,
-    rows,
-    tournaments_until,
-)
-from transforms.circuits import (
-    CircuitError,
-    circuit_tables,
-    ranking_inconsistencies,
-    with_circuit_codes,
-)
+from transforms.circuits import CircuitError, ranking_inconsistencies
 from transforms.round_robin.params import RoundRobinError
-from transforms.round_robin.year import round_robin_tables
 
 GROUP = "circuits"
 KINDS = {"duckdb", "polars"}
-PACA_TABLES = {
-    "circuit_points": "points",
-    "circuit_club_points": "club_points",
-    "circuit_rankings": "rankings",
-    "circuit_club_rankings": "club_rankings",
-    "circuit_ranking_windows": "windows",
-    "circuit_masters_invitees": "masters",
-}
 RANKINGS_CHECK = "circuit_rankings_add_up"
 PAIRINGS_CHECK = "masters_follow_the_pairing_table"
 PACA_INPUTS = ["tournaments", "results", "games", "circuit_calendar", "published_circuit_rankings"]
 FINALS_INPUTS = ["tournaments", "results", "matches", "published_circuit_rankings"]
+
+
+def _year_family(warehouse: WarehouseResource, year: int, family: str) -> Frames:
+    """Compute `family` of the year plan and replace the year's rows of its tables."""
+    tables = compute_year(warehouse.warehouse, year, warehouse.parameters, [family])
+    for name, frame in written(tables).items():
+        warehouse.warehouse.replace_partition(name, frame, "year", year)
+    return tables
 
 
 @dg.multi_asset(
@@ -77,33 +66,20 @@ def paca_circuit(
     components and total per tournament, club points, the window and the player and club
     rankings published after each tournament, and the Masters PACA invitees."""
     year = int(context.partition_key)
-    wh = warehouse.warehouse
-    params = load_circuit_params(warehouse.reference)
-    names = load_circuit_codes(warehouse.reference, params.circuit)
     try:
-        computed = circuit_tables(
-            with_circuit_codes(results_until(wh, year, circuits_only=True), names),
-            circuit_games_until(wh, year),
-            with_circuit_codes(rows(wh, "circuit_calendar", "year <= ?", [year]), names),
-            with_circuit_codes(rows(wh, "published_circuit_rankings"), names),
-            params,
-        )
+        tables = _year_family(warehouse, year, "paca")
     except CircuitError as err:
-        raise dg.Failure(description=f"circuit {params.circuit}, année {year} : {err}") from err
-    for name, attribute in PACA_TABLES.items():
-        frame = getattr(computed, attribute).filter(pl.col("year") == year)
-        wh.replace_partition(name, frame, "year", year)
-        yield dg.MaterializeResult(asset_key=name, metadata={"rows": frame.height})
-    points = computed.points.filter(pl.col("year") <= year)
-    wrong = ranking_inconsistencies(points, computed.rankings.filter(pl.col("year") == year))
+        circuit = warehouse.parameters.paca.circuit
+        raise dg.Failure(description=f"circuit {circuit}, année {year} : {err}") from err
+    for name in PACA_TABLES:
+        yield dg.MaterializeResult(asset_key=name, metadata={"rows": tables[name].height})
+    wrong = ranking_inconsistencies(tables[PACA_POINTS_UNTIL], tables["circuit_rankings"])
     yield dg.AssetCheckResult(
         check_name=RANKINGS_CHECK,
         asset_key="circuit_rankings",
         passed=wrong.height == 0,
         metadata={
-            "rankings": computed.rankings.filter(pl.col("year") == year)[
-                "after_tournament_id"
-            ].n_unique(),
+            "rankings": tables["circuit_rankings"]["after_tournament_id"].n_unique(),
             "rows_not_adding_up": wrong.height,
         },
     )
@@ -135,43 +111,23 @@ def round_robin_finals(
     ranked with their tie-breaks and the withdrawal rule, and the Grand Est qualifying
     ranking of the year (docs/rules.md §5)."""
     year = int(context.partition_key)
-    wh = warehouse.warehouse
-    masters = load_masters_params(warehouse.reference)
-    grand_est = load_grand_est_params(warehouse.reference)
-    names = load_circuit_codes(warehouse.reference, masters.circuit, grand_est.circuit)
-    tournaments = with_circuit_codes(tournaments_until(wh, year), names).filter(
-        pl.col("end_date").dt.year() >= year - 1
-    )
-    results = results_until(wh, year, since=year - 1).join(
-        tournaments.select("tournament_id"), on="tournament_id", how="semi"
-    )
     try:
-        computed = round_robin_tables(
-            tournaments,
-            results,
-            matches_of_year(wh, year),
-            with_circuit_codes(rows(wh, "published_circuit_rankings"), names),
-            masters,
-            grand_est,
-            load_final_categories(warehouse.reference),
-            year,
-        )
+        tables = _year_family(warehouse, year, "finals")
     except RoundRobinError as err:
         raise dg.Failure(description=f"finales de l'année {year} : {err}") from err
-    wh.replace_partition("round_robin_standings", computed.standings, "year", year)
-    wh.replace_partition("grand_est_qualifying", computed.qualifying, "year", year)
+    standings = tables["round_robin_standings"]
     yield dg.MaterializeResult(
         asset_key="round_robin_standings",
         metadata={
-            "finals": computed.standings["tournament_id"].n_unique(),
-            "rows": computed.standings.height,
-            "play_offs": computed.standings.filter(pl.col("play_off_needed")).height,
+            "finals": standings["tournament_id"].n_unique(),
+            "rows": standings.height,
+            "play_offs": standings.filter(pl.col("play_off_needed")).height,
         },
     )
     yield dg.MaterializeResult(
-        asset_key="grand_est_qualifying", metadata={"rows": computed.qualifying.height}
+        asset_key="grand_est_qualifying", metadata={"rows": tables["grand_est_qualifying"].height}
     )
-    issues = computed.pairing_issues
+    issues = tables[PAIRING_ISSUES]
     yield dg.AssetCheckResult(
         check_name=PAIRINGS_CHECK,
         asset_key="round_robin_standings",

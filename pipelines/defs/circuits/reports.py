@@ -34,7 +34,7 @@ REPORT_INPUTS = [
 
 
 def _data(warehouse: WarehouseResource) -> ReportData:
-    return ReportData(warehouse.warehouse, warehouse.reference)
+    return ReportData(warehouse.warehouse, warehouse.parameters)
 
 
 @dg.asset(

@@ -13,36 +13,14 @@ from collections.abc import Iterator
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.seasons.plan import season_family
 from pipelines.partitions import season_partitions
-from pipelines.reference.classique import (
-    load_cote_params,
-    load_elo_params,
-    load_ranking_params,
-)
-from pipelines.reference.seasons import load_calendar
+from pipelines.plan.season import history_through
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from pipelines.season_inputs import held_series, season_results, season_tournaments
 from pipelines.tables import table_metadata, table_spec
-from pipelines.warehouse import Warehouse
-from transforms import classique_series, cote, elo
-from transforms.calendar import ordered_events
 
 GROUP = "classique"
 KINDS = {"duckdb", "polars"}
-
-
-def _history_before(wh: Warehouse, name: str, season: str, *, inclusive: bool) -> pl.DataFrame:
-    """The rows of `cote_history` or `elo_history` of the seasons before `season` (and of
-    `season` itself when `inclusive`), in event order."""
-    if name not in wh.tables():
-        return wh.empty(name)
-    op = "<=" if inclusive else "<"
-    rows = wh.read(
-        f'SELECT h.*, t.end_date, t.start_date FROM "{name}" h '
-        f"JOIN tournaments t USING (tournament_id) WHERE h.season {op} ?",
-        [season],
-    )
-    return ordered_events(rows).drop("end_date", "start_date")
 
 
 @dg.asset(
@@ -59,19 +37,7 @@ def cote_history(
     """One row per player per classique tournament of the season, in event order: cote
     before, initial place, published rank, PE, bonus, PJ (raw and clamped) and cote after
     (docs/rules.md §1), from the cotes the earlier seasons ended with."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    params = load_cote_params(warehouse.reference)
-    results = season_results(wh, season)
-    frame = cote.cote_history(
-        season_tournaments(wh, season),
-        results,
-        wh.table("rating_lists"),
-        params,
-        series=held_series(wh, season, results),
-        prior=cote.last_cotes(_history_before(wh, "cote_history", season, inclusive=False)),
-    )
-    wh.replace_partition("cote_history", frame, "season", season)
+    frame = season_family(warehouse, context.partition_key, "cote")[0]["cote_history"]
     return dg.MaterializeResult(
         metadata={
             "rows": len(frame),
@@ -90,7 +56,7 @@ def cote_history(
 )
 def cote_history_adds_up(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     wh = warehouse.warehouse
-    frame = _history_before(wh, "cote_history", "9999-10000", inclusive=True)
+    frame = history_through(wh, "cote_history", "9999-10000", inclusive=True)
     wrong_sum = frame.filter(
         pl.col("cote_after")
         != pl.col("cote_before") + pl.col("pe") + pl.col("bonus") + pl.col("pj")
@@ -128,22 +94,8 @@ def elo_history(
     """One row per player per classique tournament of the season with rated games: Elo
     before, rated games before, K, games, score, expected score, change and Elo after
     (docs/rules.md §2, preset chosen in elo.yaml), from the earlier seasons' ratings."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    params = load_elo_params(warehouse.reference)
-    games = wh.read(
-        "SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) WHERE t.season = ?",
-        [season],
-    )
-    frame = elo.elo_history(
-        season_tournaments(wh, season),
-        games,
-        wh.table("rating_lists"),
-        wh.table("results"),
-        params,
-        prior=elo.last_elo(_history_before(wh, "elo_history", season, inclusive=False), params),
-    )
-    wh.replace_partition("elo_history", frame, "season", season)
+    frame = season_family(warehouse, context.partition_key, "elo")[0]["elo_history"]
+    params = warehouse.parameters.elo
     return dg.MaterializeResult(
         metadata={
             "rows": len(frame),
@@ -184,17 +136,8 @@ def cote_rankings(
 ) -> Iterator[dg.MaterializeResult]:
     """The cote ranking of active players on the season's last day and the classique series
     bars it sets for the next 1 September, written together."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    params = load_ranking_params(warehouse.reference)
-    history = _history_before(wh, "cote_history", season, inclusive=True)
-    ranking, season_bars = classique_series.cote_ranking(
-        history, wh.table("tournaments"), load_calendar(warehouse.reference).end(season), params
-    )
-    ranking = ranking.sort("rank", "player_id")
-    bars = classique_series.bars_frame(season, season_bars, params)
-    wh.replace_partition("cote_ranking", ranking, "season", season)
-    wh.replace_partition("classique_series_bars", bars, "season", season)
+    tables = season_family(warehouse, context.partition_key, "cote_ranking")[0]
+    ranking, bars = tables["cote_ranking"], tables["classique_series_bars"]
     yield dg.MaterializeResult(asset_key="cote_ranking", metadata={"rows": len(ranking)})
     yield dg.MaterializeResult(asset_key="classique_series_bars", metadata={"rows": len(bars)})
 
@@ -212,15 +155,5 @@ def elo_ranking(
 ) -> dg.MaterializeResult:
     """The Elo ranking of active players on the season's last day, with their classique
     series (from the cote ranking) and number of rated games."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    params = load_ranking_params(warehouse.reference)
-    frame = classique_series.elo_ranking(
-        _history_before(wh, "elo_history", season, inclusive=True),
-        wh.table("tournaments"),
-        load_calendar(warehouse.reference).end(season),
-        params,
-        wh.read("SELECT * FROM cote_ranking WHERE season = ?", [season]),
-    ).sort("rank", "player_id")
-    wh.replace_partition("elo_ranking", frame, "season", season)
+    frame = season_family(warehouse, context.partition_key, "elo_ranking")[0]["elo_ranking"]
     return dg.MaterializeResult(metadata={"rows": len(frame)})

@@ -8,33 +8,19 @@ from collections.abc import Iterator
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.seasons.plan import season_family
 from pipelines.partitions import season_partitions
-from pipelines.reference.scoring import load_scoring_params
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from pipelines.season_inputs import season_tournaments
 from pipelines.tables import table_metadata
-from pipelines.warehouse import Warehouse
 from transforms.scoring import (
     STATUS_OK,
     STATUS_TOP_TOTAL_DIFFERS,
     STATUS_TOP_TOTAL_UNCHECKED,
-    audit_game_sheets,
 )
 
 GROUP = "game_sheets"
 KINDS = {"duckdb", "polars"}
 TOPS_CHECK = "game_sheet_tops_add_up"
-
-
-def _season_sheets(wh: Warehouse, season: str) -> pl.DataFrame:
-    """The game-sheet rows of the season's tournaments."""
-    if "game_sheets" not in wh.tables():
-        return wh.empty("game_sheets")
-    return wh.read(
-        "SELECT g.* FROM game_sheets g JOIN tournaments t USING (tournament_id) "
-        "WHERE t.season = ? ORDER BY g.tournament_id, g.game, g.move",
-        [season],
-    )
 
 
 @dg.asset(
@@ -61,15 +47,7 @@ def game_sheet_audit(
     """Each move of the season's duplicate game sheets replayed on its board: stated and
     computed score, status and the arbiter's message; one total per tournament comparing
     the sum of the computed tops with its `top_total`."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    audit = audit_game_sheets(
-        _season_sheets(wh, season),
-        season_tournaments(wh, season, "duplicate"),
-        load_scoring_params(warehouse.reference),
-        season=season,
-    )
-    wh.replace_partition("game_sheet_audit", audit, "season", season)
+    audit = season_family(warehouse, context.partition_key, "game_sheets")[0]["game_sheet_audit"]
     moves = audit.filter(pl.col("move").is_not_null())
     totals = audit.filter(pl.col("move").is_null())
     yield dg.MaterializeResult(

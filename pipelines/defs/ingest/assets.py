@@ -11,8 +11,6 @@ from pipelines.ingest.cache import ingest_folder
 from pipelines.ingest.raw import quarantine
 from pipelines.partitions import season_partitions, year_partitions
 from pipelines.progress import throttled
-from pipelines.reference.classique import load_cote_params
-from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_spec
 from transforms.tables import tables_of
@@ -55,12 +53,11 @@ def ingest(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """Read every export of the raw folder, reject bad files whole (copied to the
     quarantine folder with the reason) and replace the base tables in one transaction."""
-    calendar = load_calendar(warehouse.reference)
-    categories = frozenset(c.category for c in load_cote_params(warehouse.reference).categories)
+    params = warehouse.parameters
+    calendar = params.calendar
     result = ingest_folder(
         warehouse.raw,
-        calendar=calendar,
-        categories=categories,
+        params=params,
         cache_dir=warehouse.cache / "ingest",
         progress=throttled(context.log.info, "exports lus"),
     )

@@ -10,56 +10,20 @@ results (`transforms.mort_subite.rules.with_host_series`, as the ingest's checks
 """
 
 # No `from __future__ import annotations`: Dagster inspects the `context` annotation.
-import datetime as dt
 from collections.abc import Iterator
 
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.seasons.plan import season_family
 from pipelines.partitions import season_partitions
-from pipelines.reference.mort_subite import load_mort_subite_params
-from pipelines.reference.seasons import load_calendar
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_spec
-from pipelines.warehouse import Warehouse
-from transforms.mort_subite.challenge import challenge
-from transforms.mort_subite.rules import with_host_series
 
 GROUP = "mort_subite"
 KINDS = {"duckdb", "polars"}
 INPUTS = ["mort_subite_players", "mort_subite_moves", "results"]
 PLACED_CHECK = "mort_subite_every_participant_placed"
-
-
-def season_exports(
-    wh: Warehouse, start: dt.date, end: dt.date
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The players rows of the rounds dated from `start` to `end` and their moves."""
-    if "mort_subite_players" not in wh.tables():
-        return wh.empty("mort_subite_players"), wh.empty("mort_subite_moves")
-    players = wh.read(
-        "SELECT * FROM mort_subite_players WHERE date BETWEEN ? AND ? "
-        "ORDER BY source_file, date, round_id, player_id",
-        [start, end],
-    )
-    moves = wh.read(
-        "SELECT m.* FROM mort_subite_moves m WHERE m.round_id IN "
-        "(SELECT round_id FROM mort_subite_players WHERE date BETWEEN ? AND ?) "
-        "ORDER BY m.round_id, m.move, m.player_id",
-        [start, end],
-    )
-    return players, moves
-
-
-def host_results(wh: Warehouse, start: dt.date, end: dt.date) -> pl.DataFrame:
-    """`tournament_id, player_id, series`: the results rows of the host tournaments of the
-    rounds dated from `start` to `end`."""
-    return wh.read(
-        "SELECT r.tournament_id, r.player_id, r.series FROM results r WHERE r.tournament_id IN "
-        "(SELECT host_tournament_id FROM mort_subite_players WHERE date BETWEEN ? AND ?) "
-        "ORDER BY r.tournament_id, r.player_id",
-        [start, end],
-    )
 
 
 @dg.multi_asset(
@@ -86,31 +50,19 @@ def mort_subite_challenge(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """The season's Mort Subite rounds: who qualified (art. 4, 14), each round's places and
     points (art. 7–12, 15) and the season standings with trophies and cups (art. 14–16)."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    calendar = load_calendar(warehouse.reference)
-    start, end = calendar.bounds(season)
-    players, moves = season_exports(wh, start, end)
-    players = with_host_series(players, host_results(wh, start, end))
-    tables = challenge(
-        players, moves, load_mort_subite_params(warehouse.reference), calendar
-    )
-    frames = {
-        "mort_subite_qualified": tables.qualified,
-        "mort_subite_results": tables.results,
-        "mort_subite_standings": tables.standings,
-    }
-    for name, frame in frames.items():
-        wh.replace_partition(name, frame, "season", season)
+    tables, inputs = season_family(warehouse, context.partition_key, "mort_subite")
+    players, moves = inputs.frame("mort_subite_players"), inputs.frame("mort_subite_moves")
+    qualified, results = tables["mort_subite_qualified"], tables["mort_subite_results"]
+    standings = tables["mort_subite_standings"]
     rounds = players.group_by("round_id").agg(pl.col("final").max())
     yield dg.MaterializeResult(
         asset_key="mort_subite_qualified",
-        metadata={"rows": tables.qualified.height, "rounds": rounds.height},
+        metadata={"rows": qualified.height, "rounds": rounds.height},
     )
     yield dg.MaterializeResult(
         asset_key="mort_subite_results",
         metadata={
-            "rows": tables.results.height,
+            "rows": results.height,
             "finals": rounds.filter(pl.col("final") == 1).height,
             "moves": moves.height,
         },
@@ -118,11 +70,11 @@ def mort_subite_challenge(
     yield dg.MaterializeResult(
         asset_key="mort_subite_standings",
         metadata={
-            "rows": tables.standings.height,
-            "trophies": tables.standings.filter(pl.col("trophy").is_not_null()).height,
+            "rows": standings.height,
+            "trophies": standings.filter(pl.col("trophy").is_not_null()).height,
         },
     )
-    yield _placed_check(players, tables.qualified, tables.results)
+    yield _placed_check(players, qualified, results)
 
 
 def _placed_check(

@@ -12,14 +12,11 @@ from collections.abc import Iterator
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.seasons.plan import season_family
 from pipelines.partitions import season_partitions
-from pipelines.reference.federations import load_federations
-from pipelines.reference.national import load_national_params
-from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from pipelines.season_inputs import season_results, season_rows, season_tournaments
 from pipelines.tables import table_spec
-from transforms.national import classify_national, licensee_rows_check
+from transforms.national import licensee_rows_check
 
 GROUP = "national"
 KINDS = {"duckdb", "polars"}
@@ -56,31 +53,9 @@ def national_classification(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """The season's national classifications, their published bars and the clé de
     répartition."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    reference = warehouse.reference
-    params = load_national_params(reference)
-    federations = load_federations(reference)
-    classification = season_rows(wh, "series_classification", season)
-    result = classify_national(
-        classification,
-        season_rows(wh, "duplicate_event_scores", season),
-        season_rows(wh, "series_standings", season),
-        season_tournaments(wh, season, "duplicate"),
-        season_results(wh, season, "duplicate"),
-        params,
-        load_series_quotas(reference),
-        load_series_params(reference),
-        federations,
-    )
-    tables = {
-        "national_classification": result.classification,
-        "national_bars": result.bars,
-        "cle_de_repartition": result.cle,
-    }
-    for name, frame in tables.items():
-        wh.replace_partition(name, frame, "season", season)
-    national = result.classification
+    tables, inputs = season_family(warehouse, context.partition_key, "national")
+    national = tables["national_classification"]
+    bars, cle = tables["national_bars"], tables["cle_de_repartition"]
     yield dg.MaterializeResult(
         asset_key="national_classification",
         metadata={
@@ -92,15 +67,18 @@ def national_classification(
             ),
         },
     )
-    yield dg.MaterializeResult(asset_key="national_bars", metadata={"rows": result.bars.height})
+    yield dg.MaterializeResult(asset_key="national_bars", metadata={"rows": bars.height})
     yield dg.MaterializeResult(
         asset_key="cle_de_repartition",
         metadata={
-            "rows": result.cle.height,
-            "reference_players": int(result.cle.get_column("players").sum()),
+            "rows": cle.height,
+            "reference_players": int(cle.get_column("players").sum()),
         },
     )
-    problems = licensee_rows_check(classification, national, params, federations)
+    params = warehouse.parameters
+    problems = licensee_rows_check(
+        inputs.frame("series_classification"), national, params.national, params.federations
+    )
     yield dg.AssetCheckResult(
         check_name=ONE_ROW_CHECK,
         asset_key="national_classification",

@@ -6,12 +6,10 @@ know (`transforms.quality`), listed once per season for the report's annex."""
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.seasons.plan import season_family
 from pipelines.partitions import season_partitions
-from pipelines.reference.federations import load_federations
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
-from pipelines.season_inputs import season_results, season_tournaments
 from pipelines.tables import table_metadata
-from transforms.quality import unknown_federations_and_countries
 
 GROUP = "quality"
 TABLE = "data_quality_notes"
@@ -31,23 +29,7 @@ def data_quality_notes(
     """One row per notice of the season: each federation (results, players) and country
     (tournaments) value the federations alias table does not know, once, with how many rows
     write it and a French sentence for the report's data-quality annex."""
-    season = context.partition_key
-    wh = warehouse.warehouse
-    results = season_results(wh, season)
-    players = wh.read(
-        "SELECT p.player_id, p.federation FROM players p WHERE p.player_id IN "
-        "(SELECT r.player_id FROM results r JOIN tournaments t USING (tournament_id) "
-        "WHERE t.season = ?)",
-        [season],
-    )
-    notes = unknown_federations_and_countries(
-        season,
-        results,
-        players,
-        season_tournaments(wh, season),
-        load_federations(warehouse.reference),
-    )
-    wh.replace_partition(TABLE, notes, "season", season)
+    notes = season_family(warehouse, context.partition_key, "quality")[0][TABLE]
     return dg.MaterializeResult(
         metadata={
             "notes": notes.height,

@@ -11,11 +11,13 @@ import dagster as dg
 from pipelines.partitions import season_partitions
 from pipelines.progress import throttled
 from pipelines.reports.data import ReportData
+from pipelines.reports.index_page import write_index
 from pipelines.reports.layout import pdf_path, report_path
 from pipelines.reports.pdf import print_pdf
+from pipelines.reports.player_pages import write_player_pages
 from pipelines.reports.season import write_season_report
 from pipelines.reports.sections import discover
-from pipelines.reports.site import write_index, write_player_pages, write_plotly_asset
+from pipelines.reports.site import write_plotly_asset
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from transforms.tables import inputs_of, registry
 
@@ -31,7 +33,7 @@ REPORT_INPUTS = [
 
 
 def _data(warehouse: WarehouseResource) -> ReportData:
-    return ReportData(warehouse.warehouse, warehouse.reference)
+    return ReportData(warehouse.warehouse, warehouse.parameters)
 
 
 @dg.asset(
@@ -125,7 +127,7 @@ def player_pages(
 ) -> dg.MaterializeResult:
     """`joueurs/<licence>.html` per player: trajectory, end-of-season rankings, series,
     every cote and Elo change explained, tournaments. Only the pages whose content
-    changed are rendered again (`pipelines.reports.site.page_digests`)."""
+    changed are rendered again (`pipelines.reports.player_pages.page_digests`)."""
     progress = throttled(context.log.info, "fiches des joueurs")
     written = write_player_pages(_data(warehouse), warehouse.reports, progress)
     return dg.MaterializeResult(

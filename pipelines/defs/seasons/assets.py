@@ -2,9 +2,9 @@
 
 import dagster as dg
 
-from pipelines.build import SEASONS, record_build
 from pipelines.partitions import REPORT_GROUP, season_partitions
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.staleness import SEASONS, record_build
 from pipelines.tables import table_metadata
 from transforms.tables import registry
 
@@ -33,4 +33,4 @@ SEASON_ASSETS = [
 def season_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `season_builds` the inputs, code and parameters the season was built
     from, so that a season is rebuilt only when one of them changes."""
-    record_build(warehouse.warehouse, SEASONS, context.partition_key, warehouse.reference)
+    record_build(warehouse.warehouse, SEASONS, context.partition_key, warehouse.parameters)

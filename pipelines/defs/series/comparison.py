@@ -10,13 +10,11 @@ ranking writes no row (and removes the rows an earlier build wrote for it).
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.seasons.plan import season_family
 from pipelines.partitions import season_partitions
-from pipelines.reference.federations import load_federations
-from pipelines.reference.seasons import load_calendar
-from pipelines.reference.series import load_series_quotas
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.tables import table_metadata
-from transforms.series_comparison import agreement_summary, compare_series
+from transforms.series_comparison import agreement_summary
 
 GROUP = "series"
 TABLE = "series_comparison"
@@ -37,40 +35,11 @@ def series_comparison(
     potential series, our computed series, whether they agree and the difference in series
     steps (French players of either side; the other side null when absent)."""
     season = context.partition_key
-    wh = warehouse.warehouse
-    calendar = load_calendar(warehouse.reference)
-    start, end = calendar.bounds(season)
-    tables = set(wh.tables())
-    published = (
-        wh.read("SELECT * FROM published_series WHERE as_of BETWEEN ? AND ?", [start, end])
-        if "published_series" in tables
-        else pl.DataFrame()
-    )
-    if published.height == 0:
+    frame = season_family(warehouse, season, "comparison")[0][TABLE]
+    if frame.height == 0:
         # nothing to compare: the season's earlier rows (if any) are removed
         context.log.info(f"{season}: no published FFSc ranking in the season")
-        wh.replace_partition(TABLE, wh.empty(TABLE), "season", season)
         return dg.MaterializeResult(metadata={"rows": 0, "lists": 0, "agreements": 0})
-    classification = (
-        wh.read("SELECT * FROM series_classification WHERE season = ?", [season])
-        if "series_classification" in tables
-        else wh.empty("series_classification")
-    )
-    names = (
-        wh.read("SELECT player_id, last_name, first_name FROM players")
-        if "players" in tables
-        else None
-    )
-    quotas = load_series_quotas(warehouse.reference)
-    frame = compare_series(
-        published,
-        classification,
-        load_federations(warehouse.reference),
-        quotas.federations(),
-        calendar=calendar,
-        names=names,
-    )
-    wh.replace_partition(TABLE, frame, "season", season)
     overall = agreement_summary(frame).filter(pl.col("scope") == "overall").row(0, named=True)
     return dg.MaterializeResult(
         metadata={

@@ -50,7 +50,7 @@ def whatif_report(
         warehouse.warehouse.path,
         config.season,
         config.settings,
-        reference=warehouse.reference,
+        reference=warehouse.parameters.folder,
         alternative=Path(config.reference_dir) if config.reference_dir else None,
         out_dir=Path(config.out_dir) if config.out_dir else None,
         reports_dir=warehouse.reports,

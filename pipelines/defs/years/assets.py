@@ -2,9 +2,9 @@
 
 import dagster as dg
 
-from pipelines.build import YEARS, record_build
 from pipelines.partitions import YEAR_REPORT_GROUP, year_partitions
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.staleness import YEARS, record_build
 from pipelines.tables import table_metadata
 from transforms.tables import registry
 
@@ -28,4 +28,4 @@ YEAR_ASSETS = [
 def year_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `year_builds` the inputs, code and parameters the year's circuits were
     built from, so that a year is rebuilt only when one of them changes."""
-    record_build(warehouse.warehouse, YEARS, context.partition_key, warehouse.reference)
+    record_build(warehouse.warehouse, YEARS, context.partition_key, warehouse.parameters)

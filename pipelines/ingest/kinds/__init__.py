@@ -4,7 +4,8 @@ A module here defines `PLUGINS`, a tuple of `KindPlugin`: the kind (columns, typ
 signature announcing it in a header row — `pipelines.ingest.schema.Kind`), the warehouse
 table its accepted rows go to (declared in `transforms/tables`), and optionally
 
-- `checks(typed, accepted)`: the checks of its rows beyond their types, as error rows
+- `checks(typed, accepted, params)`: the checks of its rows beyond their types (under the
+  rule parameters `params`), as error rows
   (`pipelines.ingest.validate.ERROR_SCHEMA`: `_file, _where, _row, column, message,
   _check`) — `typed` is this kind's rows of every file not rejected so far, `accepted` the
   other kinds' rows (by kind name, `results` included) of the files not rejected so far;
@@ -32,9 +33,10 @@ from functools import cache
 import polars as pl
 
 from pipelines.ingest.schema import Kind
+from pipelines.reference.bundle import Parameters
 from transforms.tables import table
 
-Checks = Callable[[pl.DataFrame, Mapping[str, pl.DataFrame]], pl.DataFrame]
+Checks = Callable[[pl.DataFrame, Mapping[str, pl.DataFrame], Parameters], pl.DataFrame]
 Assemble = Callable[[pl.DataFrame], pl.DataFrame]
 
 

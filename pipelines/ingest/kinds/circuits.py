@@ -25,13 +25,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import polars as pl
 
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
 from pipelines.ingest.validate import _error_rows, empty_errors, tournament_owner_errors
+from pipelines.reference.bundle import Parameters
+from pipelines.reference.circuits import load_circuit_codes
 from transforms.circuits import (
     CANCELLED,
     HELD,
@@ -144,28 +146,18 @@ class _Reference:
     final_categories: tuple[str, ...]
 
 
-@cache
-def _reference() -> _Reference:
-    """The reference data the checks read (data/reference, loaded once)."""
-    from pipelines.reference.circuits import load_circuit_codes, load_circuit_params
-    from pipelines.reference.round_robin import (
-        load_final_categories,
-        load_grand_est_params,
-        load_masters_params,
-    )
-    from pipelines.resources import REFERENCE_DIR  # loads Dagster: only when checking
-
-    paca = load_circuit_params(REFERENCE_DIR)
-    masters = load_masters_params(REFERENCE_DIR)
-    grand_est = load_grand_est_params(REFERENCE_DIR)
-    names = load_circuit_codes(REFERENCE_DIR, paca.circuit, masters.circuit, grand_est.circuit)
+@lru_cache(maxsize=4)
+def _reference(params: Parameters) -> _Reference:
+    """The reference data the checks read, once per parameters bundle."""
+    paca, masters, grand_est = params.paca, params.masters, params.grand_est
+    names = load_circuit_codes(params.folder, paca.circuit, masters.circuit, grand_est.circuit)
     return _Reference(
         names=names,
         calendar_circuits=(paca.circuit,),
         masters=masters.circuit,
         grand_est=grand_est.circuit,
         players={masters.circuit: masters.players, grand_est.circuit: grand_est.players},
-        final_categories=load_final_categories(REFERENCE_DIR),
+        final_categories=params.final_categories,
     )
 
 
@@ -283,9 +275,11 @@ def _tournaments(results: pl.DataFrame, ref: _Reference) -> pl.DataFrame:
 # ---------------------------------------------------------------------------- calendar
 
 
-def calendar_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def calendar_checks(
+    typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
     """The circuit calendars' rows, and the results' `circuit` column against them."""
-    ref = _reference()
+    ref = _reference(params)
     status = pl.col("status").str.to_lowercase()
     rows = typed.with_columns(_code=circuit_codes_expr("circuit", ref.names), _status=status)
     errors = [
@@ -487,10 +481,12 @@ def _calendar_rows(typed: pl.DataFrame) -> pl.DataFrame:
 # ---------------------------------------------------------------------------- rankings
 
 
-def ranking_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def ranking_checks(
+    typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
     """The circuit rankings' rows: a known circuit, places from 1, points not negative, a
     player once per ranking (circuit and date), across files."""
-    ref = _reference()
+    ref = _reference(params)
     rows = typed.with_columns(_code=circuit_codes_expr("circuit", ref.names))
     errors = [
         _unknown_circuit_errors(rows, ref),
@@ -531,7 +527,9 @@ def ranking_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) ->
 # ---------------------------------------------------------------------------- matches
 
 
-def matches_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def matches_checks(
+    typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
     """The matches of round-robin finals: a final's tournament (its results name the
     Masters Grand Sud or the Grand Est and its category is a final's), its players, each
     match from both sides and agreeing with its mirror (`matches_errors`), a single round
@@ -539,7 +537,7 @@ def matches_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) ->
     of a Grand Est final, and the ranking each final's participants come from."""
     if typed.height == 0:
         return empty_errors()
-    ref = _reference()
+    ref = _reference(params)
     results = accepted["results"]
     tournaments = _tournaments(results, ref)
     rows = typed.join(

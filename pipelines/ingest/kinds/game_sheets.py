@@ -24,6 +24,7 @@ import polars as pl
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
 from pipelines.ingest.validate import _error_rows, empty_errors
+from pipelines.reference.bundle import Parameters
 
 GAME_SHEET = Kind(
     name="game_sheet",
@@ -190,7 +191,9 @@ def results_errors(typed: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def checks(
+    typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
     """Every check of the game sheets beyond their types (`KindPlugin.checks`)."""
     if typed.height == 0:
         return empty_errors()

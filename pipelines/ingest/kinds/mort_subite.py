@@ -23,19 +23,15 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
-from functools import cache
 
 import polars as pl
 
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
 from pipelines.ingest.validate import _error_rows, empty_errors
-from pipelines.reference.mort_subite import load_mort_subite_params
-from pipelines.reference.seasons import load_calendar
-from pipelines.resources import REFERENCE_DIR
-from transforms.calendar import SeasonCalendar
+from pipelines.reference.bundle import Parameters
 from transforms.mort_subite.challenge import validate_challenge
-from transforms.mort_subite.params import MOVES_EXPORT, PLAYERS_EXPORT, MortSubiteParams
+from transforms.mort_subite.params import MOVES_EXPORT, PLAYERS_EXPORT
 from transforms.mort_subite.rules import with_host_series
 
 _STR = pl.String()
@@ -113,12 +109,6 @@ MOVES = Kind(
 _CHECK_ROW = 3
 _CHECK_ENGINE = 5
 _CHECK_OWNER = 6
-
-
-@cache
-def _rules() -> tuple[MortSubiteParams, SeasonCalendar]:
-    """The challenge's parameters and the season calendar (`data/reference`)."""
-    return load_mort_subite_params(REFERENCE_DIR), load_calendar(REFERENCE_DIR)
 
 
 def _owner_errors(typed: pl.DataFrame, what: str) -> pl.DataFrame:
@@ -230,7 +220,9 @@ def _file_errors(accepted: Mapping[str, pl.DataFrame]) -> tuple[pl.DataFrame, pl
 
 
 def _engine_errors(
-    accepted: Mapping[str, pl.DataFrame], file_errors: tuple[pl.DataFrame, pl.DataFrame]
+    accepted: Mapping[str, pl.DataFrame],
+    file_errors: tuple[pl.DataFrame, pl.DataFrame],
+    params: Parameters,
 ) -> pl.DataFrame:
     """The rule engine's errors of the files without an error of their own, by file row:
     `export` (the engine's name of the kind) and the error columns."""
@@ -243,12 +235,11 @@ def _engine_errors(
     moves = (
         accepted[MOVES.name].filter(~pl.col("_file").is_in(sorted(moves_bad))).sort("_file", "_row")
     )
-    params, calendar = _rules()
     results = accepted["results"]
     hosts = players.get_column("host_tournament_id").drop_nulls().unique()
     # only the host tournaments' rows can match: the join is the same on far fewer rows
     series = with_host_series(players, results.filter(pl.col("tournament_id").is_in(hosts)))
-    found = validate_challenge(series, moves, params, calendar)
+    found = validate_challenge(series, moves, params.mort_subite, params.calendar)
     frames = []
     for export, rows in ((PLAYERS_EXPORT, players), (MOVES_EXPORT, moves)):
         located = rows.select("_file", "_where", "_row").with_row_index("row_index")
@@ -271,38 +262,50 @@ def _engine_errors(
 
 # The last frames checked and their errors: the players' and the moves' checks of one
 # pass of the ingest look at the same frames, and the rule engine runs once for both.
-_last: list[tuple[tuple[weakref.ref[pl.DataFrame], ...], dict[str, pl.DataFrame]]] = []
+_last: list[tuple[tuple[weakref.ref[pl.DataFrame], ...], str, dict[str, pl.DataFrame]]] = []
 
 
-def _all_errors(accepted: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+def _all_errors(
+    accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> dict[str, pl.DataFrame]:
     """The errors of the players and of the moves files, by export name."""
     frames = (accepted[PLAYERS.name], accepted[MOVES.name], accepted["results"])
-    if _last and all(ref() is frame for ref, frame in zip(_last[0][0], frames, strict=True)):
-        return _last[0][1]
+    if (
+        _last
+        and _last[0][1] == params.digest
+        and all(ref() is frame for ref, frame in zip(_last[0][0], frames, strict=True))
+    ):
+        return _last[0][2]
     file_errors = _file_errors(accepted)
-    engine = _engine_errors(accepted, file_errors)
+    engine = _engine_errors(accepted, file_errors, params)
     found = {}
     for export, own in ((PLAYERS_EXPORT, file_errors[0]), (MOVES_EXPORT, file_errors[1])):
         mine = engine.filter(pl.col("export") == export).drop("export")
         found[export] = pl.concat([empty_errors(), own, mine]).sort(
             "_file", "_row", "_check", "column", "message", nulls_last=True
         )
-    _last[:] = [(tuple(weakref.ref(f) for f in frames), found)]
+    _last[:] = [(tuple(weakref.ref(f) for f in frames), params.digest, found)]
     return found
 
 
-def _errors_of(export: str, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
-    return _all_errors(accepted)[export]
+def _errors_of(
+    export: str, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
+    return _all_errors(accepted, params)[export]
 
 
-def players_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def players_checks(
+    typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
     """The errors of the players files (`typed` is `accepted`'s players rows)."""
-    return _errors_of(PLAYERS_EXPORT, {**accepted, PLAYERS.name: typed})
+    return _errors_of(PLAYERS_EXPORT, {**accepted, PLAYERS.name: typed}, params)
 
 
-def moves_checks(typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def moves_checks(
+    typed: pl.DataFrame, accepted: Mapping[str, pl.DataFrame], params: Parameters
+) -> pl.DataFrame:
     """The errors of the moves files (`typed` is `accepted`'s moves rows)."""
-    return _errors_of(MOVES_EXPORT, {**accepted, MOVES.name: typed})
+    return _errors_of(MOVES_EXPORT, {**accepted, MOVES.name: typed}, params)
 
 
 PLUGINS = (

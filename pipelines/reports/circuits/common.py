@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from functools import cache
-from pathlib import Path
 
 import polars as pl
 
-from pipelines.reference.circuits import load_circuit_names
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_number, player_link
 from transforms.federations import AliasTable
@@ -17,14 +14,9 @@ from transforms.federations import AliasTable
 PLAYERS_PREFIX = "../../joueurs/"
 
 
-@cache
-def _names(reference_dir: Path) -> AliasTable:
-    return load_circuit_names(reference_dir)
-
-
 def circuit_names(data: ReportData) -> AliasTable:
     """The circuits' alias table (`data/reference/circuits.csv`) of the report's reference."""
-    return _names(Path(data.reference_dir))
+    return data.params.circuit_names
 
 
 def slug(code: str) -> str:

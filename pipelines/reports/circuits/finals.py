@@ -10,7 +10,6 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.reference.round_robin import load_grand_est_params, load_masters_params
 from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.circuits.common import for_year, tournament_labels, who
 from pipelines.reports.data import ReportData
@@ -76,11 +75,7 @@ def render_standings(
     if not finals:
         return _none(year)
     names = data.names()
-    score = (
-        load_grand_est_params(data.reference_dir)
-        if grand_est
-        else load_masters_params(data.reference_dir)
-    ).points
+    score = (data.params.grand_est if grand_est else data.params.masters).points
     out: list[Fragment] = [
         tag(
             "p",
@@ -380,7 +375,7 @@ def render_pairings(
     finals = _finals(data, circuit, year)
     if not finals:
         return _none(year)
-    pairings = load_masters_params(data.reference_dir).pairings
+    pairings = data.params.masters.pairings
     out: list[Fragment] = [
         Html(
             "<p>L'ordre des matchs suit la table de data/reference/round_robin/"

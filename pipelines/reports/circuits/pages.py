@@ -9,8 +9,6 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.reference.circuits import load_circuit_params
-from pipelines.reference.round_robin import load_grand_est_params, load_masters_params
 from pipelines.reports.circuits import finals, paca
 from pipelines.reports.circuits.common import circuit_names, for_year, slug
 from pipelines.reports.data import ReportData
@@ -38,9 +36,8 @@ def year_pages(data: ReportData, year: str) -> list[CircuitPage]:
     ranking was published after one of the year's tournaments, a final's circuit when one of
     its finals was ranked (or, for the Grand Est, qualifiers were played)."""
     names = circuit_names(data)
-    reference = data.reference_dir
     pages: list[CircuitPage] = []
-    code = load_circuit_params(reference).circuit
+    code = data.params.paca.circuit
     rankings = for_year(data.table("circuit_rankings"), year).filter(pl.col("circuit") == code)
     if rankings.height:
         held = rankings["after_tournament_id"].n_unique()
@@ -60,8 +57,8 @@ def year_pages(data: ReportData, year: str) -> list[CircuitPage]:
         )
     standings = for_year(data.table("round_robin_standings"), year)
     for params, grand_est in (
-        (load_masters_params(reference), False),
-        (load_grand_est_params(reference), True),
+        (data.params.masters, False),
+        (data.params.grand_est, True),
     ):
         mine = standings.filter(pl.col("circuit") == params.circuit)
         qualifying = for_year(data.table("grand_est_qualifying"), year) if grand_est else None

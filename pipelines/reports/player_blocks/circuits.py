@@ -4,11 +4,9 @@ years' rankings, and the round-robin finals played (docs/rules.md §5)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import polars as pl
 
-from pipelines.reference.circuits import load_circuit_names
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_date, fmt_number, link, table
 from pipelines.reports.player_blocks import PlayerBlock, by_player
@@ -37,7 +35,7 @@ def _points(value: float | None) -> str:
 
 
 def load(data: ReportData) -> _Loaded:
-    names = load_circuit_names(Path(data.reference_dir))
+    names = data.params.circuit_names
     events = data.tournaments().select("tournament_id", "tournament_name", "end_date")
     points = (
         data.table("circuit_points")

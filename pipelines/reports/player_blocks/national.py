@@ -8,7 +8,6 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.reference.federations import load_federations
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, link, table
 from pipelines.reports.labels import NATIONAL_RULES, national_value, series_label
@@ -16,7 +15,7 @@ from pipelines.reports.player_blocks import PlayerBlock, by_player
 
 
 def load(data: ReportData) -> dict[str, Any]:
-    federations = load_federations(data.reference_dir)
+    federations = data.params.federations
     return {
         "rows": by_player(data.table("national_classification").sort("season", "player_id")),
         "names": dict(federations.names().rows()),

@@ -10,8 +10,6 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.reference.federations import load_federations
-from pipelines.reference.national import load_national_params
 from pipelines.reports.charts import BAR_LINE, PALETTE, axis, base_layout, vline
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_number, join, player_link, plotly_text, table, tag
@@ -513,8 +511,8 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
             )
         )
         return out
-    federations = load_federations(data.reference_dir)
-    params = load_national_params(data.reference_dir)
+    federations = data.params.federations
+    params = data.params.national
     bars = data.for_season("national_bars", season)
     cle = data.for_season("cle_de_repartition", season).sort("series")
     names = data.names()
