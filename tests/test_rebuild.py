@@ -15,7 +15,7 @@ import pipelines.build as build
 from pipelines.build import run_build
 from pipelines.build_state import STATE_FILE, load_state
 from pipelines.reports.html import player_filename
-from pipelines.reports.site import DIGESTS_FILE
+from pipelines.reports.player_pages import DIGESTS_FILE
 from pipelines.resources import default_cache
 from tests.conftest import results_csv
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.reports.html import (
-    write_atomic,
-)
+from pipelines.reports.html import write_atomic
 from pipelines.reports.page import plotly_js
 
 PLOTLY_ASSET = Path("assets") / "plotly.min.js"

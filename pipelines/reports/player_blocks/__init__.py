@@ -3,7 +3,7 @@
 A module here defines `BLOCK = PlayerBlock(...)`: `load(data)` reads and splits what the
 block needs once for all players (`by_player(frame)`), and `render(player_id, loaded)`
 returns the block's markup for one player, or None when the player has nothing there.
-The player pages (`pipelines.reports.site`) show the blocks by `order`, after their own.
+The player pages (`pipelines.reports.player_pages`) show the blocks by `order`, after their own.
 
 A page is rendered again only when what it shows changed: each `by_player` split carries
 a digest of every player's rows, and whatever else `load` returns counts for every player

@@ -1,0 +1,203 @@
+"""The site's home page, `index.html`: the seasons and their reports, the circuits and the
+player directory (with its filter); the folders of seasons and years the data no longer
+holds are removed when it is written.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.reports.charts import axis, base_layout
+from pipelines.reports.data import ReportData
+from pipelines.reports.glossary import write_glossary
+from pipelines.reports.html import (
+    Html,
+    count_of,
+    fmt_number,
+    link,
+    player_filename,
+    table,
+    write_atomic,
+)
+from pipelines.reports.layout import CIRCUITS_DIR, PLAYERS_DIR, SEASON_DIR, YEAR_DIR
+from pipelines.reports.page import GLOSSARY_PAGE, notice, page
+from pipelines.reports.section import Chart, chart_html
+from pipelines.reports.site import PLOTLY_ASSET
+
+_FILTER_JS = """
+(function () {
+  var input = document.getElementById("player-filter");
+  var rows = Array.prototype.slice.call(document.querySelectorAll("#players tbody tr"));
+  function fold(s) {
+    return s.normalize("NFD").replace(/[\\u0300-\\u036f]/g, "").toLowerCase();
+  }
+  var keys = rows.map(function (row) { return fold(row.textContent); });
+  input.addEventListener("input", function () {
+    var q = fold(input.value.trim());
+    rows.forEach(function (row, i) { row.hidden = q !== "" && keys[i].indexOf(q) < 0; });
+  });
+})();
+"""
+
+
+def render_index(data: ReportData) -> str:
+    """The site's home page: the seasons and their reports, the player directory."""
+    seasons = data.seasons()
+    events = data.tournaments()
+    results = data.table("results").join(
+        events.select("tournament_id", "season"), on="tournament_id"
+    )
+    per_season = {
+        s: (
+            events.filter(pl.col("season") == s).height,
+            results.filter(pl.col("season") == s)["player_id"].n_unique(),
+        )
+        for s in seasons
+    }
+    rejected = data.rejected_exports()
+    refused = {s: sum(1 for r in rejected if r.season == s) for s in seasons}
+    season_rows = [
+        (
+            link(f"{s}/index.html", f"Saison {s}"),
+            fmt_number(per_season[s][0]),
+            fmt_number(per_season[s][1]),
+            fmt_number(refused[s]),
+            link(f"{s}/index.html", "rapport HTML"),
+            link(f"{s}/rapport-{s}.pdf", "rapport PDF"),
+        )
+        for s in reversed(seasons)
+    ]
+    parts: list[str] = [
+        '<header class="page"><h1>Classements des fédérations francophones de Scrabble</h1>'
+        "<p>Rapports de saison (cotes, Elo, séries duplicate) et fiches des joueurs.</p>"
+        "</header>",
+        notice(
+            data.as_of(),
+            rejected,
+            scope="dans ce calcul",
+            glossary=GLOSSARY_PAGE,
+            show_season=True,
+        ),
+        "<h2>Saisons</h2>",
+        table(
+            ["Saison", "Tournois", "Joueurs", "Exports refusés", "Rapport", "Impression"],
+            season_rows,
+            numeric=(1, 2, 3),
+        ),
+    ]
+    if seasons:
+        figure = {
+            "data": [
+                {
+                    "type": "bar",
+                    "name": "Tournois (axe de gauche)",
+                    "x": seasons,
+                    "y": [per_season[s][0] for s in seasons],
+                    "offsetgroup": "tournois",
+                    "text": [count_of(per_season[s][0], "tournoi") for s in seasons],
+                    "hovertemplate": "%{x} : %{text}<extra></extra>",
+                    "textposition": "none",
+                },
+                {
+                    "type": "bar",
+                    "name": "Joueurs (axe de droite)",
+                    "x": seasons,
+                    "y": [per_season[s][1] for s in seasons],
+                    "yaxis": "y2",
+                    "offsetgroup": "joueurs",
+                    "text": [count_of(per_season[s][1], "joueur") for s in seasons],
+                    "hovertemplate": "%{x} : %{text}<extra></extra>",
+                    "textposition": "none",
+                },
+            ],
+            "layout": base_layout(
+                barmode="group",
+                bargap=0.3,
+                xaxis=axis("Saison", type="category"),
+                yaxis=axis("Tournois", rangemode="tozero", tickformat=",d"),
+                yaxis2=axis(
+                    "Joueurs",
+                    overlaying="y",
+                    side="right",
+                    showgrid=False,
+                    rangemode="tozero",
+                    tickformat=",d",
+                    dtick=_round_step(max(per_season[s][1] for s in seasons)),
+                ),
+                legend={"orientation": "h", "y": 1.12, "x": 0},
+                margin={"l": 60, "r": 60, "t": 40, "b": 50},
+            ),
+        }
+        parts.append(
+            chart_html(
+                "chart-index-seasons",
+                Chart("seasons", figure, "Tournois et joueurs par saison", height=320),
+                1,
+            )
+        )
+    # players known only from a rating list that names nobody have nothing to show
+    players = data.player_names().filter(pl.col("named")).sort("name", "player_id")
+    parts += [
+        "<h2>Joueurs</h2>",
+        '<div class="search no-print"><label for="player-filter">Filtrer (nom, licence, club) : '
+        '</label><input id="player-filter" type="search" autocomplete="off"></div>',
+        Html('<div id="players">')
+        + table(
+            ["Joueur", "Licence", "Fédération", "Club"],
+            [
+                (
+                    link(f"{PLAYERS_DIR}/{player_filename(r['player_id'])}", r["name"]),
+                    r["player_id"],
+                    data.federation_label(r["federation"]),
+                    r["club"],
+                )
+                for r in players.iter_rows(named=True)
+            ],
+        )
+        + Html("</div>"),
+        f"<script>{_FILTER_JS}</script>",
+    ]
+    return page(
+        "Classements — rapports de saison et joueurs",
+        Html("".join(parts)),
+        plotly_src=PLOTLY_ASSET.as_posix(),
+    )
+
+
+def _round_step(top: int) -> int:
+    """A round tick step (1, 2 or 5 × 10ⁿ) giving about five ticks up to `top`."""
+    rough = max(top, 1) / 5
+    power = 10 ** max(len(str(int(rough))) - 1, 0)
+    for factor in (1, 2, 5, 10):
+        if factor * power >= rough:
+            return factor * power
+    return 10 * power
+
+
+def remove_gone_reports(data: ReportData, reports: Path) -> list[Path]:
+    """Delete the report folders of seasons and years the data no longer holds (their
+    exports were removed or re-dated); returns what was removed."""
+    seasons = set(data.seasons())
+    years = {str(d.year) for d in data.table("tournaments")["end_date"].drop_nulls().to_list()}
+    gone = [
+        p
+        for p in (reports.iterdir() if reports.exists() else [])
+        if SEASON_DIR.match(p.name) and p.name not in seasons
+    ]
+    circuits = reports / CIRCUITS_DIR
+    if circuits.is_dir():
+        gone += [p for p in circuits.iterdir() if YEAR_DIR.match(p.name) and p.name not in years]
+    for folder in gone:
+        shutil.rmtree(folder)
+    return gone
+
+
+def write_index(data: ReportData, reports: Path) -> Path:
+    remove_gone_reports(data, reports)
+    write_glossary(reports)
+    path = reports / "index.html"
+    write_atomic(path, render_index(data))
+    return path

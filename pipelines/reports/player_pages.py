@@ -1,0 +1,806 @@
+"""One page per player, `joueurs/<licence>.html`: every rating change of the player,
+explained. A page is rewritten only when what it shows changed (its digest is kept in the
+players' folder, `.digests.json`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipelines.reports.charts import axis, base_layout, cote_trajectories, elo_trajectories
+from pipelines.reports.charts import line_trace as _line
+from pipelines.reports.data import ReportData
+from pipelines.reports.html import (
+    Html,
+    count_of,
+    definition_list,
+    esc,
+    fmt_date,
+    fmt_number,
+    fmt_signed,
+    link,
+    player_filename,
+    table,
+    write_atomic,
+)
+from pipelines.reports.labels import (
+    CRITERIA,
+    DISCIPLINES,
+    MOVEMENT_LABELS,
+    series_label,
+    series_long,
+)
+from pipelines.reports.layout import PLAYERS_DIR
+from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page
+from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player, hash_text
+from pipelines.reports.player_blocks import discover as discover_blocks
+from pipelines.reports.section import Chart, chart_html
+from pipelines.reports.site import PLOTLY_ASSET
+from transforms.calendar import next_season
+from transforms.series_labels import SERIES_ORDER, series_level
+
+SERIES_STEPS = {label: step for step, label in enumerate(SERIES_ORDER)}
+
+
+@dataclass(frozen=True)
+class _PlayerData:
+    """Every table the player pages read, split by player once."""
+
+    players: pl.DataFrame  # the players with a page, in directory order
+    player_rows: PlayerRows  # the same, by player
+    names: Mapping[str, str]
+    cote: Mapping[str, pl.DataFrame]
+    elo: Mapping[str, pl.DataFrame]
+    results: Mapping[str, pl.DataFrame]
+    duplicate: Mapping[str, pl.DataFrame]
+    classification: Mapping[str, pl.DataFrame]
+    movements: Mapping[str, pl.DataFrame]
+    cote_ranking: Mapping[str, pl.DataFrame]
+    elo_ranking: Mapping[str, pl.DataFrame]
+    blocks: tuple[tuple[PlayerBlock, Any], ...]  # the families' blocks, each loaded once
+    listed: Mapping[str, pl.DataFrame]  # rating lists, by date
+    standings: Mapping[str, pl.DataFrame]
+    published: Mapping[str, pl.DataFrame]  # the FFSc's published series (comparison rows)
+    events: Mapping[str, tuple[str, dt.date | None, float]]  # id → name, end, weight
+    divisor: float  # the series' minimum divisor D
+    federations: Mapping[str, str | None]  # as written → « France (FRA) »
+    rejected: tuple[Rejected, ...]
+    season_end: Callable[[str], dt.date]
+
+
+def _event_weights(data: ReportData) -> dict[str, tuple[str, dt.date | None, float]]:
+    from transforms.series import event_coefficients
+
+    params = data.params.series
+    events = data.tournaments()
+    weights = dict(event_coefficients(events, params).iter_rows())
+    return {
+        r["tournament_id"]: (
+            r["tournament_name"] or r["tournament_id"],
+            r["end_date"],
+            float(weights.get(r["tournament_id"], params.default_coefficient)),
+        )
+        for r in events.iter_rows(named=True)
+    }
+
+
+def _load(data: ReportData) -> _PlayerData:
+    players = data.player_names()
+    written = players["federation"].drop_nulls().unique().sort().to_list()
+    # a player with no name anywhere (a rating list that names nobody) gets no page
+    paged = players.filter(pl.col("named")).join(
+        data.table("players").select(
+            "player_id", "first_tournament_date", "last_tournament_date", "tournaments"
+        ),
+        on="player_id",
+    )
+    return _PlayerData(
+        players=paged,
+        player_rows=by_player(paged),
+        names=data.names(),
+        cote=by_player(data.cote_history()),
+        elo=by_player(data.elo_history()),
+        results=by_player(data.player_results()),
+        duplicate=by_player(data.table("duplicate_event_scores")),
+        classification=by_player(data.table("series_classification")),
+        movements=by_player(data.table("series_movements")),
+        cote_ranking=by_player(data.table("cote_ranking")),
+        elo_ranking=by_player(data.table("elo_ranking")),
+        blocks=tuple((block, block.load(data)) for block in discover_blocks()),
+        listed=by_player(data.table("rating_lists").sort("as_of", "player_id")),
+        standings=by_player(data.table("series_standings")),
+        published=by_player(data.table("series_comparison").sort("as_of")),
+        events=_event_weights(data),
+        divisor=float(data.params.series.minimum_divisor),
+        federations={w: data.federation_label(w) for w in written},
+        rejected=tuple(data.rejected_exports()),
+        season_end=data.calendar.end,
+    )
+
+
+def _trajectory_chart(pid: str, d: _PlayerData) -> Chart | None:
+    cote = cote_trajectories(d.cote[pid], d.names) if pid in d.cote else {}
+    elo = elo_trajectories(d.elo[pid], d.names) if pid in d.elo else {}
+    panels = [(label, pts[pid]) for label, pts in (("Cote", cote), ("Elo", elo)) if pid in pts]
+    if not panels:
+        return None
+    layout = base_layout(showlegend=False, margin={"l": 60, "r": 20, "t": 20, "b": 40})
+    traces: list[dict[str, Any]] = []
+    gap = 0.08
+    height = (1 - gap * (len(panels) - 1)) / len(panels)
+    days = [dt.date.fromisoformat(x) for _, pts in panels for x in pts["x"] if x]
+    span: dict[str, Any] = {}
+    if days and (max(days) - min(days)).days < 60:
+        middle = min(days) + (max(days) - min(days)) / 2
+        span["range"] = [
+            (middle - dt.timedelta(days=45)).isoformat(),
+            (middle + dt.timedelta(days=45)).isoformat(),
+        ]
+    for i, (label, points) in enumerate(panels):
+        suffix = "" if i == 0 else str(i + 1)
+        top = 1 - i * (height + gap)
+        traces.append(_line(label, points, xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
+        layout[f"xaxis{suffix}"] = axis(
+            "Date" if i == len(panels) - 1 else "",
+            type="date",
+            anchor=f"y{suffix}",
+            **({"matches": "x"} if i else span),
+        )
+        layout[f"yaxis{suffix}"] = axis(
+            label, domain=[max(top - height, 0), top], anchor=f"x{suffix}"
+        )
+    return Chart(
+        "trajectory",
+        {"data": traces, "layout": layout},
+        "Trajectoire de la cote et de l'Elo, tournoi après tournoi",
+        height=260 * len(panels),
+    )
+
+
+def _pj(raw: int | None, clamped: int | None) -> str:
+    if raw is None or clamped is None:
+        return "—"
+    if raw == clamped:
+        return fmt_signed(clamped)
+    return f"{fmt_signed(raw)} → {fmt_signed(clamped)}"
+
+
+def _season_link(season: str | None) -> Html:
+    return link(f"../{season}/index.html", season) if season else Html("—")
+
+
+def _cote_table(history: pl.DataFrame) -> Html:
+    rows = [
+        (
+            fmt_date(r["end_date"]),
+            r["tournament_name"] or r["tournament_id"],
+            fmt_number(r["cote_before"]),
+            r["initial_place"],
+            f"{r['rank']} / {r['players']}" if r["players"] else r["rank"],
+            fmt_number(r["pe"]),
+            fmt_number(r["bonus"]),
+            _pj(r["pj_raw"], r["pj"]),
+            Html(f"<strong>{esc(fmt_number(r['cote_after']))}</strong>"),
+        )
+        for r in history.iter_rows(named=True)
+    ]
+    return table(
+        [
+            "Date",
+            "Tournoi",
+            "Cote avant",
+            "Place initiale",
+            "Rang",
+            "PE",
+            "B",
+            "PJ brut → PJ",
+            "Cote après",
+        ],
+        rows,
+        numeric=(2, 3, 4, 5, 6, 7, 8),
+        caption="Cote après = cote avant + PE + B + PJ ; PJ brut borné à [PJmin, PJmax].",
+    )
+
+
+def _elo_table(history: pl.DataFrame) -> Html:
+    rows = [
+        (
+            fmt_date(r["end_date"]),
+            r["tournament_name"] or r["tournament_id"],
+            fmt_number(r["rating_before"], 1),
+            fmt_number(r["k"]),
+            r["games"],
+            fmt_number(r["score"], 1),
+            fmt_number(r["expected"], 2),
+            fmt_signed(r["delta"], 1),
+            Html(f"<strong>{esc(fmt_number(r['rating_after'], 1))}</strong>"),
+        )
+        for r in history.iter_rows(named=True)
+    ]
+    return table(
+        ["Date", "Tournoi", "Elo avant", "K", "Parties", "Score", "Attendu", "Δ", "Elo après"],
+        rows,
+        numeric=(2, 3, 4, 5, 6, 7, 8),
+        caption="Δ = K × (score − score attendu) ; Elo après = Elo avant + Δ.",
+    )
+
+
+def _criterion_value(criterion: str | None, value: float | None) -> str | None:
+    if value is None:
+        return None
+    unit = "" if criterion == "pc" else " %"
+    return f"{CRITERIA.get(criterion or '', criterion)} {fmt_number(value, 2)}{unit}"
+
+
+def _series_table(pid: str, d: _PlayerData) -> Html | None:
+    classes = d.classification.get(pid)
+    if classes is None:
+        return None
+    moves = d.movements.get(pid)
+    lookup = {} if moves is None else {r["season"]: r for r in moves.iter_rows(named=True)}
+    rows = []
+    for r in classes.sort("season").iter_rows(named=True):
+        move = lookup.get(r["season"], {})
+        rows.append(
+            (
+                _season_link(r["season"]),
+                series_label(move.get("previous_series")),
+                series_label("SS" if r["super_serie"] else r["series"]),
+                r["subseries"],
+                MOVEMENT_LABELS.get(move.get("movement") or ""),
+                _criterion_value(r["criterion"], r["value"]),
+            )
+        )
+    return table(
+        [
+            "Saison",
+            "Série tenue",
+            "Série calculée ici pour la saison suivante",
+            "Sous-série",
+            "Mouvement",
+            "Critère",
+        ],
+        rows,
+        numeric=(5,),
+        caption="Série tenue : celle que le joueur tenait pendant la saison (écrite sur ses "
+        "résultats, sinon calculée ici ou lue dans une liste) ; le mouvement la compare à la "
+        "série calculée ici en fin de saison.",
+    )
+
+
+def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
+    cote = d.cote_ranking.get(pid)
+    elo = d.elo_ranking.get(pid)
+    seasons = sorted(
+        set([] if cote is None else cote["season"].to_list())
+        | set([] if elo is None else elo["season"].to_list())
+    )
+    if not seasons:
+        return None
+    cote_rows = {} if cote is None else {r["season"]: r for r in cote.iter_rows(named=True)}
+    elo_rows = {} if elo is None else {r["season"]: r for r in elo.iter_rows(named=True)}
+    rows = []
+    for s in seasons:
+        c, e = cote_rows.get(s), elo_rows.get(s)
+        rows.append(
+            (
+                _season_link(s),
+                c["rank"] if c else None,
+                fmt_number(c["value"]) if c else None,
+                c["classique_series"] if c else None,
+                e["rank"] if e else None,
+                fmt_number(e["value"], 1) if e else None,
+            )
+        )
+    return table(
+        ["Saison", "Rang cote", "Cote", "Série classique", "Rang Elo", "Elo"],
+        rows,
+        numeric=(1, 2, 4, 5),
+    )
+
+
+def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
+    results = d.results.get(pid)
+    if results is None:
+        return None
+    rows = [
+        (
+            fmt_date(r["end_date"]),
+            r["tournament_name"] or r["tournament_id"],
+            r["city"],
+            DISCIPLINES.get(r["discipline"], r["discipline"]),
+            _season_link(r["season"]),
+            f"{r['rank']} / {r['players']}" if r["players"] else r["rank"],
+            series_label(_level(r["series"])) if _level(r["series"]) else r["series"],
+            fmt_number(r["score"]) if r["score"] is not None else None,
+        )
+        for r in results.iter_rows(named=True)
+    ]
+    return table(
+        ["Date", "Tournoi", "Ville", "Discipline", "Saison", "Rang", "Série", "Score"],
+        rows,
+        numeric=(5, 7),
+    )
+
+
+def _listed_table(pid: str, d: _PlayerData) -> Html | None:
+    """The player's rows of the federations' rating lists (their listed values)."""
+    listed = d.listed.get(pid)
+    if listed is None:
+        return None
+    rows = [
+        (
+            fmt_date(r["as_of"]),
+            fmt_number(r["cote"]) if r["cote"] is not None else None,
+            fmt_number(r["elo"], 1) if r["elo"] is not None else None,
+            fmt_number(r["elo_games"]) if r["elo_games"] is not None else None,
+            series_long(_level(r["series"])) if r["series"] else None,
+            r["source_file"],
+        )
+        for r in listed.iter_rows(named=True)
+    ]
+    return table(
+        ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série", "Fichier"],
+        rows,
+        numeric=(1, 2, 3),
+        caption="Valeurs publiées par les fédérations dans leurs listes de classement.",
+    )
+
+
+@lru_cache(maxsize=256)
+def _level(label: str | None) -> str | None:
+    """The series of a written label (`4B` → `4`, `Série 5` → `5`), None when none."""
+    if label is None:
+        return None
+    return pl.select(series_level(pl.lit(label, dtype=pl.String))).item()
+
+
+# (season, official series or None, where it comes from, computed here or None)
+_SeriesRow = tuple[str, str | None, str | None, str | None]
+
+
+def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
+    """Per season: the official series the player held (written on their latest duplicate
+    result of the season, else the FFSc's published ranking, else the latest rating list
+    up to the season's end) and the one computed here for it (the previous season's
+    classification)."""
+    computed: dict[str, str] = {}
+    classes = d.classification.get(pid)
+    if classes is not None:
+        for r in classes.iter_rows(named=True):
+            computed[next_season(r["season"])] = "SS" if r["super_serie"] else r["series"]
+    written: dict[str, tuple[str, str]] = {}
+    results = d.results.get(pid)
+    if results is not None:
+        duplicate = results.filter(pl.col("discipline") == "duplicate")
+        for r in duplicate.iter_rows(named=True):
+            level = _level(r["series"])
+            if level is not None and r["season"]:
+                name = r["tournament_name"] or r["tournament_id"]
+                when = fmt_date(r["end_date"])
+                written[r["season"]] = (level, f"résultats de « {name} » ({when})")
+    published: dict[str, tuple[str, str]] = {}
+    comparison = d.published.get(pid)
+    if comparison is not None:
+        for r in comparison.iter_rows(named=True):
+            level = _level(r["published_series"])
+            if level is not None:
+                published[r["season"]] = (level, f"classement FFSc du {fmt_date(r['as_of'])}")
+    lists = d.listed.get(pid)
+    seasons = sorted(
+        set(computed) | set(written) | set(published) | _played_seasons(pid, d, "duplicate")
+    )
+    rows: list[_SeriesRow] = []
+    for season in seasons:
+        official = written.get(season) or published.get(season)
+        if official is None and lists is not None:
+            end = d.season_end(season)
+            before = lists.filter(pl.col("as_of") <= end).drop_nulls("series")
+            if before.height:
+                last = before.row(-1, named=True)
+                level = _level(last["series"])
+                if level is not None:
+                    official = (level, f"liste de classement du {fmt_date(last['as_of'])}")
+        rows.append(
+            (
+                season,
+                official[0] if official else None,
+                official[1] if official else None,
+                computed.get(season),
+            )
+        )
+    return rows
+
+
+def _played_seasons(pid: str, d: _PlayerData, discipline: str) -> set[str]:
+    results = d.results.get(pid)
+    if results is None:
+        return set()
+    return set(results.filter(pl.col("discipline") == discipline)["season"].drop_nulls().to_list())
+
+
+def _why(official: str | None, source: str | None, computed: str | None) -> str:
+    """Why the official series and the one computed here differ, in a reader's words."""
+    if official is None and computed is None:
+        return "Aucune série connue pour cette saison."
+    if computed is None:
+        return (
+            "Pas de série calculée ici : le joueur n'a pas de résultat duplicate la saison "
+            "précédente dans les exports reçus ; seule la série officielle compte."
+        )
+    if official is None:
+        return (
+            "Aucune série officielle connue (ni sur les résultats, ni dans une liste) : la "
+            "série calculée ici s'applique."
+        )
+    if official == computed:
+        return "Identiques."
+    steps = SERIES_STEPS.get(computed, 0) - SERIES_STEPS.get(official, 0)
+    side = "plus basse" if steps > 0 else "plus haute"
+    return (
+        f"La série officielle ({source}) est celle que le joueur tient. Celle calculée ici, "
+        f"{side}, vient des barres d'accès de la saison précédente appliquées aux seuls "
+        "exports reçus : un tournoi manquant, des quotas par fédération ou une décision de "
+        "la fédération suffisent à les séparer."
+    )
+
+
+def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
+    """The chart of the official and computed series per season, and the table beside it
+    with the reason they differ."""
+    rows = _series_rows(pid, d)
+    if not rows or all(o is None and c is None for _, o, _, c in rows):
+        return None
+    seasons = [r[0] for r in rows]
+    traces = []
+    for name, index, symbol in (
+        ("Série tenue (officielle)", 1, "circle"),
+        ("Série calculée ici", 3, "diamond-open"),
+    ):
+        values = [SERIES_STEPS.get(r[index] or "") for r in rows]
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "name": name,
+                "x": seasons,
+                "y": values,
+                "text": [series_label(r[index]) if r[index] else "—" for r in rows],
+                "hovertemplate": f"%{{x}} : {name.lower()} %{{text}}<extra></extra>",
+                "marker": {"size": 10 if index == 1 else 12, "symbol": symbol},
+                "line": {"width": 2 if index == 1 else 1, "dash": "solid" if index == 1 else "dot"},
+                "connectgaps": False,
+            }
+        )
+    steps = sorted(SERIES_STEPS.items(), key=lambda kv: kv[1])
+    layout = base_layout(
+        xaxis=axis("Saison", type="category"),
+        yaxis=axis(
+            "Série",
+            autorange="reversed",
+            tickvals=[v for _, v in steps],
+            ticktext=[series_label(k) for k, _ in steps],
+            range=[7.5, -0.5],
+        ),
+        margin={"l": 90, "r": 20, "t": 20, "b": 60},
+    )
+    chart = Chart(
+        "series",
+        {"data": traces, "layout": layout},
+        "Historique des séries : série tenue (officielle) et série calculée ici, par saison",
+        height=300,
+    )
+    body = table(
+        ["Saison", "Série tenue (officielle)", "Source", "Série calculée ici", "Écart"],
+        [
+            (
+                _season_link(season),
+                series_label(official) if official else "—",
+                source,
+                series_label(computed) if computed else "—",
+                _why(official, source, computed),
+            )
+            for season, official, source, computed in rows
+        ],
+        caption="La série calculée ici pour une saison est celle que ce projet a classée à "
+        "la fin de la saison précédente.",
+    )
+    return chart, body
+
+
+def _event_scores_tables(pid: str, d: _PlayerData) -> Html | None:
+    """Per season, each duplicate event's %N1–%N4 and PC, its weight and its share in the
+    season's global percentages."""
+    scores = d.duplicate.get(pid)
+    if scores is None:
+        return None
+    standings = d.standings.get(pid)
+    totals = {} if standings is None else {r["season"]: r for r in standings.iter_rows(named=True)}
+    parts: list[str] = []
+    for season in sorted(scores["season"].unique().to_list()):
+        rows_of = scores.filter(pl.col("season") == season)
+        keyed = []
+        for r in rows_of.iter_rows(named=True):
+            name, end, weight = d.events.get(r["tournament_id"], (r["tournament_id"], None, 1.0))
+            keyed.append((end or dt.date.min, r["tournament_id"], name, end, weight, r))
+        keyed.sort(key=lambda k: (k[0], k[1]))
+        weight_sum = sum(k[4] for k in keyed)
+        divisor = max(weight_sum, d.divisor) or 1.0
+        rows: list[tuple[object, ...]] = []
+        for _, _, name, end, weight, r in keyed:
+            rows.append(
+                (
+                    fmt_date(end),
+                    name,
+                    series_label(r["series"]),
+                    fmt_number(r["place"]),
+                    fmt_number(weight, 2),
+                    f"{fmt_number(100 * weight / divisor, 1)} %",
+                    *(fmt_number(r[f"pct_n{x}"], 2) for x in (1, 2, 3, 4)),
+                    fmt_number(r["pc"], 2),
+                )
+            )
+        total = totals.get(season)
+        if total is not None:
+            rows.append(
+                (
+                    Html("<strong>Saison</strong>"),
+                    count_of(len(keyed), "épreuve"),
+                    "",
+                    "",
+                    fmt_number(total["weight"], 2),
+                    "100 %",
+                    *(
+                        Html(f"<strong>{esc(fmt_number(total[f'pct_n{x}'], 2))}</strong>")
+                        for x in (1, 2, 3, 4)
+                    ),
+                    Html(f"<strong>{esc(fmt_number(total['pc'], 2))}</strong>"),
+                )
+            )
+        parts.append(f"<h3>Saison {esc(season)}</h3>")
+        parts.append(
+            table(
+                [
+                    "Date",
+                    "Épreuve",
+                    "Série tenue",
+                    "Place",
+                    "Poids",
+                    "Part",
+                    "%N1",
+                    "%N2",
+                    "%N3",
+                    "%N4",
+                    "PC",
+                ],
+                rows,
+                numeric=(3, 4, 5, 6, 7, 8, 9, 10),
+            )
+        )
+    caption = (
+        '<p class="note">%Nx de la saison = Σ (poids × %Nx de l\'épreuve) / diviseur, le '
+        "diviseur étant la somme des poids (au moins D = "
+        f"{esc(fmt_number(d.divisor, 2))}) ; la « Part » d'une épreuve est poids / diviseur, "
+        "sa contribution au %Nx de la saison est donc Part × %Nx. Les PC de la saison sont la "
+        "somme des PC des épreuves.</p>"
+    )
+    return Html(caption + "".join(parts))
+
+
+def render_player(pid: str, d: _PlayerData) -> str:
+    info = d.player_rows[pid].row(0, named=True)
+    name = info["name"]
+    federation = info["federation"]
+    facts = {
+        "Licence": pid,
+        "Fédération": (d.federations.get(federation) if federation else None) or "—",
+        "Club": info["club"] or "—",
+        "Premier tournoi": fmt_date(info["first_tournament_date"]),
+        "Dernier tournoi": fmt_date(info["last_tournament_date"]),
+        "Tournois": fmt_number(info["tournaments"]),
+    }
+    results = d.results.get(pid)
+    seasons = set() if results is None else set(results["season"].drop_nulls().to_list())
+    rejected = [r for r in d.rejected if r.season is None or r.season in seasons]
+    # the page's as-of date is the player's own latest data: a page another player's
+    # tournament does not change is not rendered again (`page_digests`)
+    listed = d.listed.get(pid)
+    own_dates = [info["last_tournament_date"], *([] if listed is None else listed["as_of"])]
+    as_of = max((x for x in own_dates if x is not None), default=None)
+    parts: list[str] = [
+        f'<nav class="breadcrumb no-print">{link("../index.html", "← Accueil")}</nav>',
+        f'<header class="page"><h1>{esc(name)}</h1></header>',
+        notice(
+            as_of,
+            rejected,
+            scope="pour les saisons de ce joueur",
+            glossary=f"../{GLOSSARY_PAGE}",
+            show_season=True,
+            whose="de ce joueur",
+        ),
+        definition_list(facts),
+    ]
+    if not info["tournaments"]:
+        parts.append(
+            '<p class="note">Joueur connu seulement par une liste de classement : aucun '
+            "tournoi reçu ; ses valeurs publiées sont ci-dessous.</p>"
+        )
+    chart = _trajectory_chart(pid, d)
+    if chart is not None:
+        parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
+    core = [
+        ("Listes de classement", _listed_table(pid, d)),
+        ("Classements de fin de saison", _rankings_table(pid, d)),
+    ]
+    for title, markup in core:
+        if markup is not None:
+            parts += [f"<h2>{esc(title)}</h2>", markup]
+    history = _series_history(pid, d)
+    if history is not None:
+        chart_number = 2 if chart is not None else 1
+        parts += [
+            "<h2>Historique des séries duplicate</h2>",
+            chart_html("chart-player-series", history[0], chart_number),
+            history[1],
+        ]
+    classified = _series_table(pid, d)
+    if classified is not None:
+        parts += ["<h2>Classement duplicate de fin de saison</h2>", classified]
+    events = _event_scores_tables(pid, d)
+    if events is not None:
+        parts += ["<h2>Épreuves duplicate : %N1 à %N4 et PC</h2>", events]
+    if pid in d.cote:
+        parts += ["<h2>Évolution de la cote, tournoi par tournoi</h2>", _cote_table(d.cote[pid])]
+    if pid in d.elo:
+        parts += ["<h2>Évolution de l'Elo, tournoi par tournoi</h2>", _elo_table(d.elo[pid])]
+    for block, loaded in d.blocks:
+        markup = block.render(pid, loaded)
+        if markup is not None:
+            parts += [f"<h2>{esc(block.title)}</h2>", markup]
+    tournaments = _tournaments_table(pid, d)
+    if tournaments is not None:
+        parts += ["<h2>Tournois</h2>", tournaments]
+    return page(
+        f"{name} — fiche joueur", Html("".join(parts)), plotly_src=f"../{PLOTLY_ASSET.as_posix()}"
+    )
+
+
+DIGESTS_FILE = ".digests.json"  # in the players' folder: each page's digest, by file
+
+
+def _global_digest(value: object, sources: list[PlayerRows]) -> str:
+    """Walk what the pages read: each `PlayerRows` is a per-player source (appended to
+    `sources`); everything else counts for every page (its text is hashed)."""
+    if isinstance(value, PlayerRows):
+        sources.append(value)
+        return f"<player rows {len(sources)}>"
+    if isinstance(value, pl.DataFrame):
+        return f"<frame {hash_text(value.write_csv())}>"
+    if isinstance(value, Mapping):
+        items = sorted(value.items(), key=lambda kv: str(kv[0]))
+        return "{" + ",".join(f"{k!r}:{_global_digest(v, sources)}" for k, v in items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_global_digest(v, sources) for v in value) + "]"
+    if isinstance(value, PlayerBlock):
+        return f"<block {value.key}>"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return f"{type(value).__name__}{_global_digest(fields, sources)}"
+    if callable(value):
+        raise TypeError(f"a player page digest cannot hash a function ({value!r})")
+    return repr(value)
+
+
+def page_digests(d: _PlayerData, code: str) -> dict[str, str]:
+    """Each player's page digest: the code and parameters (`code`), what every page reads
+    (federation names, minimum divisor, rejected exports, what the blocks load for all),
+    and the player's own rows in every table the page shows. A page whose digest is the
+    one it was written with shows the same thing: it is not rendered again. The data's
+    as-of date and the generation time are left out: an unchanged page keeps the date it
+    was generated on, from the data it was generated from."""
+    sources: list[PlayerRows] = []
+    shared = {
+        "code": code,
+        "tables": [
+            d.player_rows,
+            d.cote,
+            d.elo,
+            d.results,
+            d.duplicate,
+            d.classification,
+            d.movements,
+            d.cote_ranking,
+            d.elo_ranking,
+            d.listed,
+            d.standings,
+            d.published,
+        ],
+        "blocks": list(d.blocks),
+        "divisor": d.divisor,
+        "federations": d.federations,
+        "rejected": d.rejected,
+    }
+    base = _global_digest(shared, sources)
+    # the events a page names are those of the player's duplicate rows
+    event_rows = _event_rows(d)
+    sources.append(event_rows)
+    digests = {}
+    for pid in d.players["player_id"].to_list():
+        parts = [base, *(str(s.digests.get(pid, 0)) for s in sources)]
+        digests[pid] = hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+    return digests
+
+
+def _event_rows(d: _PlayerData) -> PlayerRows:
+    """Each player's duplicate events with the name, date and weight the page shows."""
+    if not d.duplicate:
+        return PlayerRows({}, {})
+    events = pl.DataFrame(
+        [(tid, *values) for tid, values in sorted(d.events.items())],
+        schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
+        orient="row",
+    )
+    rows = pl.concat([f.select("player_id", "tournament_id") for f in d.duplicate.values()])
+    return by_player(rows.join(events, on="tournament_id", how="left"))
+
+
+def write_player_pages(
+    data: ReportData, reports: Path, progress: Callable[[int, int], None] | None = None
+) -> PagesWritten:
+    """Write `joueurs/<licence>.html` for every player whose page changed (`page_digests`)
+    or is missing; remove pages of players gone. `progress(done, total)` is called as
+    pages are rendered."""
+    from pipelines.build_state import code_digest
+
+    d = _load(data)
+    folder = reports / PLAYERS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    digests = page_digests(d, code_digest(data.params))
+    known = _read_digests(folder / DIGESTS_FILE)
+    names = {pid: player_filename(pid) for pid in digests}
+    todo = [
+        pid
+        for pid, digest in digests.items()
+        if known.get(names[pid]) != digest or not (folder / names[pid]).exists()
+    ]
+    for done, pid in enumerate(todo, start=1):
+        write_atomic(folder / names[pid], render_player(pid, d))
+        if progress is not None:
+            progress(done, len(todo))
+    written = set(names.values())
+    for stale in folder.glob("*.html"):
+        if stale.name not in written:
+            stale.unlink()
+    write_atomic(
+        folder / DIGESTS_FILE,
+        json.dumps({names[p]: digests[p] for p in sorted(digests)}, indent=0, sort_keys=True),
+    )
+    return PagesWritten(total=len(written), rendered=len(todo))
+
+
+@dataclass(frozen=True)
+class PagesWritten:
+    total: int  # pages of the site
+    rendered: int  # rendered this time (the others were unchanged)
+
+
+def _read_digests(path: Path) -> dict[str, str]:
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+
+
+def player_page_path(reports: Path, player_id: str) -> Path:
+    return reports / PLAYERS_DIR / player_filename(player_id)
