@@ -34,6 +34,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # The tables part of docs/warehouse.md, from the table registry (transforms/tables)
 docs: $(STAMP)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.cli import main
+from classement.cli import main
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw
 from tests.conftest import PARAMETERS, PLAYERS, games_csv, results_csv

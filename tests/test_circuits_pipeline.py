@@ -14,7 +14,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.build import YEARS, run_build
+from pipelines.build import run_build
 from pipelines.defs.circuits.assets import paca_circuit, round_robin_finals
 from pipelines.defs.circuits.reports import circuit_reports
 from pipelines.defs.ingest.assets import ingest
@@ -29,6 +29,7 @@ from pipelines.reports.html import player_filename
 from pipelines.reports.layout import circuit_page_path, year_index_path
 from pipelines.reports.player_blocks.circuits import BLOCK
 from pipelines.resources import WarehouseResource
+from pipelines.staleness import YEARS
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
 from tests.conftest import PARAMETERS

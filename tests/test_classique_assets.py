@@ -9,7 +9,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.cli import main
+from classement.cli import main
 from pipelines.defs.classique.assets import (
     cote_history,
     cote_history_adds_up,

@@ -15,8 +15,8 @@ from types import SimpleNamespace
 import dagster as dg
 import pytest
 
+from classement.commands.dev import commands
 from pipelines.build import _ProgressHandler
-from pipelines.commands.dev import commands
 from pipelines.paths import PROJECT_ROOT
 
 CHILD = (
@@ -24,7 +24,7 @@ CHILD = (
     "pathlib.Path(sys.argv[1]).write_text(str(os.getpid())); time.sleep(600)"
 )
 SUPERVISOR = (
-    "import sys; from pathlib import Path; from pipelines.commands.dev import supervise; "
+    "import sys; from pathlib import Path; from classement.commands.dev import supervise; "
     "sys.exit(supervise([[sys.executable, '-c', {child!r}, a] for a in sys.argv[1:]], "
     "Path('.'), dict(__import__('os').environ)))"
 )
@@ -73,7 +73,7 @@ def test_stopping_dev_stops_everything_it_started(tmp_path: Path, signum: int) -
 def test_one_process_ending_stops_the_other(tmp_path: Path) -> None:
     short = "import sys; sys.exit(3)"
     script = (
-        "import sys; from pathlib import Path; from pipelines.commands.dev import supervise; "
+        "import sys; from pathlib import Path; from classement.commands.dev import supervise; "
         f"sys.exit(supervise([[sys.executable, '-c', {CHILD!r}, sys.argv[1]], "
         f"[sys.executable, '-c', {short!r}]], Path('.'), dict(__import__('os').environ)))"
     )

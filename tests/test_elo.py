@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from pipelines.cli import main
+from classement.cli import main
 from pipelines.reference.classique import (
     ReferenceDataError,
     load_elo_params,

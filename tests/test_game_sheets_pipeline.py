@@ -13,8 +13,8 @@ import openpyxl
 import polars as pl
 import pytest
 
+from classement.cli import main
 from pipelines.build import run_build
-from pipelines.cli import main
 from pipelines.defs.game_sheets.assets import TOPS_CHECK, game_sheet_audit
 from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR

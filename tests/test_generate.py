@@ -12,9 +12,9 @@ import numpy as np
 import openpyxl
 import pytest
 
-from pipelines.cli import main
+from classement.cli import main
 from pipelines.ingest.formats import detect_format, ffsc
-from pipelines.ingest.kinds import plugins
+from pipelines.ingest.kinds import export_kinds, plugins
 from pipelines.ingest.read import read_export
 from pipelines.ingest.schema import (
     GAMES,
@@ -22,7 +22,6 @@ from pipelines.ingest.schema import (
     RESULTS,
     TOURNAMENT_COLUMNS,
     canonical_column,
-    export_kinds,
 )
 from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.federations import load_federations

@@ -173,7 +173,7 @@ def test_notebooks_show_charts_and_spelled_out_federations(
 
 
 def test_the_html_export_works_without_the_internet(warehouse: Path, tmp_path: Path) -> None:
-    from pipelines.commands.notebooks import ASSETS_DIR, localise
+    from classement.commands.notebooks import ASSETS_DIR, localise
 
     assert (
         localise(
@@ -183,7 +183,7 @@ def test_the_html_export_works_without_the_internet(warehouse: Path, tmp_path: P
     )
     out = tmp_path / "html"
     done = subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", "notebook-html", "series_movements", "--out", out],
+        [sys.executable, "-m", "classement", "notebook-html", "series_movements", "--out", out],
         env={**os.environ, "CLASSEMENT_WAREHOUSE": str(warehouse)},
         capture_output=True,
         text=True,

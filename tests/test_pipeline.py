@@ -9,7 +9,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.cli import main
+from classement.cli import main
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.jobs import nightly_build, raw_exports_sensor
 from pipelines.ingest.raw import reason_note
@@ -191,7 +191,7 @@ def test_definitions_load() -> None:
 
 
 def test_instance_settings_limit_the_warehouse_pool_to_one(tmp_path: Path) -> None:
-    from pipelines.commands.dev import dagster_home
+    from classement.commands.dev import dagster_home
 
     root = Path(__file__).resolve().parent.parent
     fake_root = tmp_path / "project"
@@ -236,9 +236,9 @@ def test_the_season_record_waits_for_every_season_asset() -> None:
 
 
 def test_season_sensor_requests_stale_seasons_in_order(resource: WarehouseResource) -> None:
-    from pipelines.build import YEARS, record_build, record_season_build
     from pipelines.defs.jobs import stale_season_sensor
     from pipelines.reports.layout import year_index_path
+    from pipelines.staleness import YEARS, record_build, record_season_build
 
     instance = dg.DagsterInstance.ephemeral()
     with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:

@@ -210,7 +210,7 @@ def test_a_failed_write_leaves_nothing_behind_and_says_why(
 
 
 def _cli_build(raw: Path, out: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pipelines.cli", "build", "--raw", str(raw)]
+    command = [sys.executable, "-m", "classement", "build", "--raw", str(raw)]
     command += ["--warehouse", str(out / "w.duckdb"), "--reports", str(out / "reports")]
     return subprocess.Popen([*command, "--no-pdf"], cwd=PROJECT_ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)  # fmt: skip

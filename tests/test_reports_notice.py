@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.cli import main
+from classement.cli import main
 from pipelines.ingest.attribution import export_season, with_rejections
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw

@@ -17,16 +17,20 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from pipelines.build import SEASONS as SEASON_STAGE
-from pipelines.build import run_build, stale_partitions
-from pipelines.cli import main
+from classement.cli import main
+from pipelines.build import run_build
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
+from pipelines.reference.bundle import load_parameters
 from pipelines.resources import WarehouseResource
+from pipelines.staleness import SEASONS as SEASON_STAGE
+from pipelines.staleness import stale_partitions
 from pipelines.warehouse import Warehouse
 from pipelines.whatif.compare import BY_QUOTAS, COTE_CHANGE, SERIES_CHANGE
 from pipelines.whatif.compute import SeasonTables
 from pipelines.whatif.run import WhatIfOutputs, run_whatif, series_counts
-from pipelines.whatif.settings import WhatIfError, prepare, registry
+from pipelines.whatif.settings.model import WhatIfError
+from pipelines.whatif.settings.registry import registry
+from pipelines.whatif.settings.scenario import prepare
 from tests.whatif_world import SEASON, SERIES_ONE, changed_reference, write_world
 from transforms import whatif
 from transforms.calendar import ordered_events
@@ -210,7 +214,9 @@ def test_a_minimum_divisor_changes_only_small_weights_and_the_others_move_by_quo
     assert stale_partitions(Warehouse(rebuilt), SEASON_STAGE) != []
     assert (
         stale_partitions(
-            Warehouse(rebuilt), SEASON_STAGE, reference_dir=tmp_path / "rebuild" / "reference"
+            Warehouse(rebuilt),
+            SEASON_STAGE,
+            params=load_parameters(tmp_path / "rebuild" / "reference"),
         )
         == []
     )

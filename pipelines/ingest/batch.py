@@ -17,7 +17,7 @@ import polars as pl
 from pipelines.ingest import validate
 from pipelines.ingest.attribution import export_mark, season_of_mark
 from pipelines.ingest.errors import ExportError
-from pipelines.ingest.kinds import plugins
+from pipelines.ingest.kinds import export_kinds, plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
 from pipelines.ingest.read import RawTable, read_export
 from pipelines.ingest.schema import (
@@ -27,7 +27,6 @@ from pipelines.ingest.schema import (
     RESULTS,
     TOURNAMENT_COLUMNS,
     Kind,
-    export_kinds,
 )
 from pipelines.progress import Progress
 from pipelines.reference.bundle import Parameters

@@ -19,7 +19,8 @@ from pathlib import PurePath
 import polars as pl
 
 from pipelines.ingest.errors import ExportError, quantity
-from pipelines.ingest.schema import Kind, export_kinds, normalise_header
+from pipelines.ingest.kinds import export_kinds
+from pipelines.ingest.schema import Kind, normalise_header
 from pipelines.ingest.text import decode
 
 # TSH reads the event's name and date from this file beside its `.t` division files.

@@ -4,7 +4,7 @@
 the pipeline reads it from. The three base kinds (results, games, rating list) are here;
 a rule family that reads a kind of its own declares it in a module of
 `pipelines/ingest/kinds/` (its columns, the checks of its rows and the warehouse table
-its rows go to), found by `export_kinds()`.
+its rows go to), found by `pipelines.ingest.kinds.export_kinds()`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import polars as pl
 
@@ -168,15 +168,6 @@ RATING_LIST = Kind(
 )
 
 KINDS: tuple[Kind, ...] = (RESULTS, GAMES, RATING_LIST)
-
-
-@cache
-def export_kinds() -> tuple[Kind, ...]:
-    """Every kind an organiser may send: the base kinds, then each family's own kinds
-    (`pipelines/ingest/kinds/`), in module order."""
-    from pipelines.ingest.kinds import plugins
-
-    return (*KINDS, *(p.kind for p in plugins()))
 
 
 # The series a federation published with its ranking (the FFSc export): not a kind an

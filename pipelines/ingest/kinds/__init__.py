@@ -32,7 +32,7 @@ from functools import cache
 
 import polars as pl
 
-from pipelines.ingest.schema import Kind
+from pipelines.ingest.schema import KINDS, Kind
 from pipelines.reference.bundle import Parameters
 from transforms.tables import table
 
@@ -74,3 +74,10 @@ def plugins() -> tuple[KindPlugin, ...]:
     if len(set(names)) != len(names):
         raise ValueError(f"two export kinds share a name: {names}")
     return tuple(found)
+
+
+@cache
+def export_kinds() -> tuple[Kind, ...]:
+    """Every kind an organiser may send: the base kinds, then each family's own kinds
+    (this package's modules), in module order."""
+    return (*KINDS, *(p.kind for p in plugins()))

@@ -179,4 +179,4 @@ def run(args: argparse.Namespace) -> int:
 def _classement() -> list[str]:
     """The `classement` command of this interpreter's environment."""
     script = Path(sys.executable).with_name("classement")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pipelines.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "classement"]

@@ -1,4 +1,4 @@
-"""The `classement` command: one sub-command per module of `pipelines.commands`."""
+"""The `classement` command: one sub-command per module of `classement.commands`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib
 import pkgutil
 import sys
 
-import pipelines.commands
+import classement.commands
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,8 +16,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Ratings and classifications of the francophone Scrabble federations.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(pipelines.commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"pipelines.commands.{info.name}")
+    for info in sorted(pkgutil.iter_modules(classement.commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"classement.commands.{info.name}")
         module.add_parser(sub)
     return parser
 

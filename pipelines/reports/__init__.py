@@ -1,0 +1,1 @@
+"""The season reports, the site (index, player pages, circuits), their HTML and PDF."""
