@@ -16,7 +16,8 @@ def _():
     from pipelines.reports.data import ReportData, display_frame, notebook_warehouse
     from pipelines.reports.labels import series_label
     from pipelines.whatif.run import default_reference, series_counts
-    from pipelines.whatif.settings import registry, show
+    from pipelines.whatif.settings.registry import registry
+    from pipelines.whatif.settings.values import show
 
     return (
         ReportData,

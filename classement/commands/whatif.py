@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     from pipelines.whatif.compare import OUTCOMES
     from pipelines.whatif.compute import SeasonNotFoundError
     from pipelines.whatif.run import run_whatif
-    from pipelines.whatif.settings import WhatIfError, show
+    from pipelines.whatif.settings.model import WhatIfError
+    from pipelines.whatif.settings.values import show
 
     try:
         outputs = run_whatif(

@@ -16,7 +16,7 @@ from pipelines.reports.html import fmt_number, fmt_signed
 from pipelines.reports.labels import CRITERIA, NATIONAL_RULES, national_value
 from pipelines.warehouse import Warehouse
 from pipelines.whatif.compute import Families, SeasonTables, families_for, recompute, stored
-from pipelines.whatif.settings import Scenario
+from pipelines.whatif.settings.model import Scenario
 from transforms import whatif
 
 # `changements.csv`: one row per player and outcome that differs.

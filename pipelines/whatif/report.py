@@ -49,7 +49,7 @@ from pipelines.whatif.compare import (
     SUPER_SERIE_CHANGE,
     Comparison,
 )
-from pipelines.whatif.settings import show
+from pipelines.whatif.settings.values import show
 from transforms import whatif
 
 BEFORE_COLOUR = "#9aa3b2"

@@ -25,7 +25,8 @@ from pipelines.warehouse import Warehouse
 from pipelines.whatif.compare import Comparison, compare
 from pipelines.whatif.compute import Families, recompute, seasons_up_to, stored
 from pipelines.whatif.report import render_report
-from pipelines.whatif.settings import Scenario, WhatIfError, prepare
+from pipelines.whatif.settings.model import Scenario, WhatIfError
+from pipelines.whatif.settings.scenario import prepare
 from transforms import whatif
 
 DEFAULT_WHATIF_DIR = PROJECT_ROOT / "data" / "whatif"

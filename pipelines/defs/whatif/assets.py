@@ -44,7 +44,7 @@ def whatif_report(
     otherwise."""
     from pipelines.whatif.compare import OUTCOMES
     from pipelines.whatif.run import run_whatif
-    from pipelines.whatif.settings import show
+    from pipelines.whatif.settings.values import show
 
     outputs = run_whatif(
         warehouse.warehouse.path,
