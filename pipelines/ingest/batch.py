@@ -16,7 +16,7 @@ import polars as pl
 
 from pipelines.ingest import validate
 from pipelines.ingest.attribution import export_mark, season_of_mark
-from pipelines.ingest.errors import ExportError
+from pipelines.ingest.errors import ExportError, empty_errors
 from pipelines.ingest.kinds import export_kinds, plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
 from pipelines.ingest.read import RawTable, read_export
@@ -237,7 +237,7 @@ def stage_files(
         for k in _kinds()
     }
     typed_chunks.clear()
-    type_errors = pl.concat([validate.empty_errors(), *error_chunks])
+    type_errors = pl.concat([empty_errors(), *error_chunks])
     try:
         frames = _typed_and_checked(typed, type_errors, records, categories)
     except Exception:  # isolate the file(s) the checks cannot handle

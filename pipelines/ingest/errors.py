@@ -9,11 +9,97 @@ name with the header the organiser wrote in parentheses when it differs, then ` 
 what is wrong and how to fix it. French typography with ordinary spaces (greppable, and
 the same in a terminal, a log table and a `.reason.txt`): a space before `:` and `;`,
 guillemets « » around column names, values and literal text.
+
+The checks of the exports report their errors as rows (`ERROR_SCHEMA`), each with its
+`CheckKind`, through one of three helpers: `error_rows` (the rows of a frame where a mask
+holds), `located_errors` (rows already picked) and `errors_at` (a transform's errors, by
+position in the frame it checked, placed at their file rows).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from enum import IntEnum
+
+import polars as pl
+
+
+class CheckKind(IntEnum):
+    """What a check of an export looks at. A file is rejected with its first error: by row,
+    then in this order (`_check` of the error rows)."""
+
+    EMPTY = 1  # a value left empty that the column requires
+    TYPE = 2  # a value that is not of its column's type, or too long
+    VALUE = 3  # a value out of range or unknown (a code, a tournament without results)
+    ROWS = 4  # rows of a file that contradict each other (a duplicate, a game half given)
+    EVENT = 5  # rows against their event (one value per tournament, a final's rounds)
+    FILES = 6  # rows against other files (one file per tournament, the rankings of a final)
+
+
+# The error rows of the checks: where (`_file`, `_where` its name in messages, `_row`), the
+# column, the French message and the `CheckKind`.
+ERROR_SCHEMA = {
+    "_file": pl.String,
+    "_where": pl.String,
+    "_row": pl.Int64,
+    "column": pl.String,
+    "message": pl.String,
+    "_check": pl.Int64,
+}
+_PLACE = ["_file", "_where", "_row"]
+
+
+def empty_errors() -> pl.DataFrame:
+    return pl.DataFrame(schema=ERROR_SCHEMA)
+
+
+def error_rows(
+    frame: pl.DataFrame, mask: pl.Expr, column: str | None, message: pl.Expr, kind: CheckKind
+) -> pl.DataFrame:
+    """Rows of `frame` where mask holds, as errors. Window expressions in mask and message
+    see the whole frame (they are evaluated before filtering). The messages are formatted
+    only when the mask finds something (most checks of most builds find nothing)."""
+    if not frame.select(mask.fill_null(False).any()).item():
+        return empty_errors()
+    return (
+        frame.with_columns(
+            mask.fill_null(False).alias("_mask"), message.cast(pl.String).alias("_message")
+        )
+        .filter(pl.col("_mask"))
+        .select(
+            pl.col("_file"),
+            pl.col("_where"),
+            pl.col("_row"),
+            pl.lit(column, dtype=pl.String).alias("column"),
+            pl.col("_message").alias("message"),
+            pl.lit(int(kind), dtype=pl.Int64).alias("_check"),
+        )
+    )
+
+
+def located_errors(
+    rows: pl.DataFrame, column: pl.Expr, message: pl.Expr, kind: CheckKind
+) -> pl.DataFrame:
+    """Every row of `rows` (the offending rows, with `_file, _where, _row`) as an error."""
+    return rows.select(
+        *_PLACE,
+        column.alias("column"),
+        message.alias("message"),
+        pl.lit(int(kind), dtype=pl.Int64).alias("_check"),
+    )
+
+
+def errors_at(
+    errors: pl.DataFrame, located: pl.DataFrame, on: str, kind: CheckKind
+) -> pl.DataFrame:
+    """The errors a transform found (`on`: the position of the offending row in the frame it
+    checked, `column`, `message`), placed at the file rows of `located` (`on` and
+    `_file, _where, _row`)."""
+    return (
+        errors.with_columns(pl.col(on).cast(pl.Int64))
+        .join(located.select(pl.col(on).cast(pl.Int64), *_PLACE), on=on, how="inner")
+        .select(*_PLACE, "column", "message", pl.lit(int(kind), dtype=pl.Int64).alias("_check"))
+    )
 
 
 class ExportError(Exception):

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
+from pipelines.ingest.errors import CheckKind, empty_errors, error_rows, located_errors
 from pipelines.ingest.schema import (
     DISCIPLINES,
     GAMES,
@@ -23,46 +24,10 @@ from pipelines.ingest.schema import (
 )
 from transforms.ranking import competition_places_expr, dense_ranks_expr
 
-ERROR_SCHEMA = {
-    "_file": pl.String,
-    "_where": pl.String,
-    "_row": pl.Int64,
-    "column": pl.String,
-    "message": pl.String,
-    "_check": pl.Int64,
-}
 _META = ["_file", "_where", "_row"]
 
 _INT_PATTERN = r"^[+-]?\d+(\.0+)?$"
 _FLOAT_PATTERN = r"^[+-]?(\d+(\.\d*)?|\.\d+)$"
-
-
-def empty_errors() -> pl.DataFrame:
-    return pl.DataFrame(schema=ERROR_SCHEMA)
-
-
-def _error_rows(
-    frame: pl.DataFrame, mask: pl.Expr, column: str | None, message: pl.Expr, check: int
-) -> pl.DataFrame:
-    """Rows of `frame` where mask holds, as errors. Window expressions in mask and message
-    see the whole frame (they are evaluated before filtering). The messages are formatted
-    only when the mask finds something (most checks of most builds find nothing)."""
-    if not frame.select(mask.fill_null(False).any()).item():
-        return empty_errors()
-    return (
-        frame.with_columns(
-            mask.fill_null(False).alias("_mask"), message.cast(pl.String).alias("_message")
-        )
-        .filter(pl.col("_mask"))
-        .select(
-            pl.col("_file"),
-            pl.col("_where"),
-            pl.col("_row"),
-            pl.lit(column, dtype=pl.String).alias("column"),
-            pl.col("_message").alias("message"),
-            pl.lit(check, dtype=pl.Int64).alias("_check"),
-        )
-    )
 
 
 def _clean(frame: pl.DataFrame, kind: Kind) -> pl.DataFrame:
@@ -158,7 +123,7 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
         if kind is RESULTS and col in _NAMES:
             continue
         errors.append(
-            _error_rows(
+            error_rows(
                 cleaned,
                 pl.col(col).is_null(),
                 col,
@@ -166,7 +131,7 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
                     "valeur vide : cette colonne doit être remplie sur chaque ligne d'un "
                     f"fichier de {kind.label}"
                 ),
-                check=1,
+                kind=CheckKind.EMPTY,
             )
         )
     for col in kind.columns:
@@ -174,28 +139,28 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
         if dtype == pl.String:
             continue
         bad = pl.col(col).is_not_null() & typed[col].is_null()
-        errors.append(_error_rows(cleaned, bad, col, _type_message(col, dtype), check=2))
+        errors.append(error_rows(cleaned, bad, col, _type_message(col, dtype), kind=CheckKind.TYPE))
     for col in kind.columns:
         if kind.dtypes[col] != pl.String:
             continue
         length = pl.col(col).str.len_chars()
         limit = MAX_ID if col in ID_COLUMNS else MAX_TEXT
         errors.append(
-            _error_rows(
+            error_rows(
                 cleaned,
                 length > limit,
                 col,
                 pl.format(
                     f"valeur de {{}} caractères : {limit} au plus dans cette colonne", length
                 ),
-                check=2,
+                kind=CheckKind.TYPE,
             )
         )
     if kind is RESULTS:
         # Players known by one name (Malaysia, Indonesia, parts of Africa): one of the two
         # name columns may be empty, not both.
         errors.append(
-            _error_rows(
+            error_rows(
                 cleaned,
                 pl.col("last_name").is_null() & pl.col("first_name").is_null(),
                 "last_name",
@@ -203,7 +168,7 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
                     "nom et prénom vides : écrivez au moins le nom du joueur (un joueur connu "
                     "par un seul nom le met dans « last_name » ou dans « first_name »)"
                 ),
-                check=1,
+                kind=CheckKind.EMPTY,
             )
         )
     return typed, pl.concat(errors) if errors else empty_errors()
@@ -286,7 +251,7 @@ def rank_errors(typed: pl.DataFrame) -> pl.DataFrame:
     )
     return pl.concat(
         [
-            _error_rows(
+            error_rows(
                 ranked,
                 rank > pl.col("_n"),
                 "rank",
@@ -297,9 +262,9 @@ def rank_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     pl.col("tournament_id"),
                     pl.col("_n"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 ranked,
                 (rank <= pl.col("_n")) & (rank != pl.col("_place")),
                 "rank",
@@ -311,7 +276,7 @@ def rank_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     pl.col("tournament_id"),
                     pl.col("_place"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
         ]
     )
@@ -328,7 +293,7 @@ def category_errors(typed: pl.DataFrame, categories: frozenset[str]) -> pl.DataF
     classique = typed.filter(pl.col("discipline").str.to_lowercase() == "classique")
     unknown = ~pl.col("category").str.strip_chars().str.to_lowercase().is_in(known)
     first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
-    return _error_rows(
+    return error_rows(
         classique,
         (pl.col("category").is_null() | unknown) & ~stated.any().over(_TOURNAMENT) & first_row,
         "category",
@@ -339,7 +304,7 @@ def category_errors(typed: pl.DataFrame, categories: frozenset[str]) -> pl.DataF
             pl.col("tournament_id"),
             pl.lit(", ".join(sorted(set(known)))),
         ),
-        check=3,
+        kind=CheckKind.VALUE,
     )
 
 
@@ -352,7 +317,7 @@ def duplicate_errors(typed: pl.DataFrame) -> pl.DataFrame:
     first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
     return pl.concat(
         [
-            _error_rows(
+            error_rows(
                 duplicate,
                 pl.col("games").is_null().all().over(_TOURNAMENT) & first_row,
                 "games",
@@ -362,16 +327,16 @@ def duplicate_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     "en dépendent)",
                     pl.col("tournament_id"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 duplicate,
                 pl.col("games") < 1,
                 "games",
                 pl.format("{} parties : un tournoi en compte au moins une", pl.col("games")),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 typed,
                 pl.col("coefficient") <= 0,
                 "coefficient",
@@ -379,7 +344,7 @@ def duplicate_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     "le coefficient {} doit être supérieur à 0 (il pondère les pourcentages)",
                     pl.col("coefficient"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
         ]
     )
@@ -390,7 +355,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
     errors: list[pl.DataFrame] = []
     discipline = pl.col("discipline").str.to_lowercase()
     errors.append(
-        _error_rows(
+        error_rows(
             typed,
             pl.col("discipline").is_not_null() & ~discipline.is_in(list(DISCIPLINES)),
             "discipline",
@@ -398,20 +363,20 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 "« {} » n'est pas une discipline : écrivez duplicate, classique ou dcdl",
                 pl.col("discipline"),
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         )
     )
     errors.append(
-        _error_rows(
+        error_rows(
             typed,
             pl.col("rank") < 1,
             "rank",
             pl.format("le rang {} n'est pas une place (1 ou plus)", pl.col("rank")),
-            check=3,
+            kind=CheckKind.VALUE,
         )
     )
     errors.append(
-        _error_rows(
+        error_rows(
             typed,
             pl.col("start_date") > pl.col("end_date"),
             "start_date",
@@ -420,7 +385,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 pl.col("start_date"),
                 pl.col("end_date"),
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         )
     )
     keyed = typed.select("_file", "_where", "_row", "tournament_id", "player_id").filter(
@@ -428,7 +393,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
     )
     first = _first_row_per_group(["_file", "tournament_id", "player_id"])
     errors.append(
-        _error_rows(
+        error_rows(
             keyed,
             pl.col("_row") > first,
             "player_id",
@@ -439,7 +404,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 first,
                 pl.col("_row"),
             ),
-            check=4,
+            kind=CheckKind.ROWS,
         )
     )
     per_tournament = typed.select(
@@ -454,7 +419,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
             .over(["_file", "tournament_id"])
         )
         errors.append(
-            _error_rows(
+            error_rows(
                 per_tournament,
                 pl.col(col).is_not_null() & (pl.col(col) != ref),
                 col,
@@ -465,7 +430,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     ref,
                     ref_row,
                 ),
-                check=5,
+                kind=CheckKind.EVENT,
             )
         )
     return pl.concat(errors)
@@ -477,7 +442,7 @@ def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFram
     ids = typed.filter(pl.col("tournament_id").is_not_null())
     owner = pl.col("_file").min().over("tournament_id")
     owner_where = pl.col("_where").sort_by("_file").first().over("tournament_id")
-    return _error_rows(
+    return error_rows(
         ids.with_columns(_owner=owner, _owner_where=owner_where),
         (pl.col("_file") != pl.col("_owner"))
         & (pl.col("_row") == pl.col("_row").min().over(["_file", "tournament_id"])),
@@ -489,14 +454,14 @@ def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFram
             pl.lit(kind_label),
             pl.col("_owner_where"),
         ),
-        check=6,
+        kind=CheckKind.FILES,
     )
 
 
 def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
     """Checks of game rows against the accepted results (`roster`: tournament_id, player_id)."""
     errors: list[pl.DataFrame] = [
-        _error_rows(
+        error_rows(
             typed,
             pl.col("opponent_id").is_not_null()
             & pl.col("player_result").is_null()
@@ -508,7 +473,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
                 pl.col("player_id"),
                 pl.col("opponent_id"),
             ),
-            check=4,
+            kind=CheckKind.ROWS,
         )
     ]
     known_tournaments = roster.select("tournament_id").unique()
@@ -516,7 +481,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
         known_tournaments.with_columns(_known=pl.lit(True)), on="tournament_id", how="left"
     )
     errors.append(
-        _error_rows(
+        error_rows(
             with_known,
             pl.col("tournament_id").is_not_null() & pl.col("_known").is_null(),
             "tournament_id",
@@ -525,7 +490,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
                 "refusé)",
                 pl.col("tournament_id"),
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         )
     )
     members = roster.select("tournament_id", "player_id").unique().with_columns(_in=pl.lit(True))
@@ -536,7 +501,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
             how="left",
         )
         errors.append(
-            _error_rows(
+            error_rows(
                 joined,
                 pl.col(col).is_not_null() & pl.col("_member").is_null(),
                 col,
@@ -545,25 +510,25 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
                     pl.col(col),
                     pl.col("tournament_id"),
                 ),
-                check=4,
+                kind=CheckKind.ROWS,
             )
         )
     errors.append(
-        _error_rows(
+        error_rows(
             typed,
             pl.col("player_id") == pl.col("opponent_id"),
             "opponent_id",
             pl.format("le joueur {} ne peut pas être son propre adversaire", pl.col("player_id")),
-            check=4,
+            kind=CheckKind.ROWS,
         )
     )
     errors.append(
-        _error_rows(
+        error_rows(
             typed,
             pl.col("round") < 1,
             "round",
             pl.format("la ronde {} n'est pas un numéro de ronde (1 ou plus)", pl.col("round")),
-            check=4,
+            kind=CheckKind.ROWS,
         )
     )
     seats = pl.concat(
@@ -594,9 +559,9 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
     )
     dup = seats.filter(pl.col("_n") > 0)
     errors.append(
-        dup.select(
-            *_META,
-            pl.col("_col").alias("column"),
+        located_errors(
+            dup,
+            pl.col("_col"),
             pl.format(
                 "le joueur {} joue déjà à la ronde {} du tournoi {} (ligne {}) : "
                 "chaque partie ne doit figurer qu'une fois",
@@ -604,8 +569,8 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
                 pl.col("round"),
                 pl.col("tournament_id"),
                 pl.col("_first"),
-            ).alias("message"),
-            pl.lit(5, dtype=pl.Int64).alias("_check"),
+            ),
+            CheckKind.EVENT,
         )
     )
     return pl.concat(errors)
@@ -616,7 +581,7 @@ def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
     first = _first_row_per_group(["_file", "player_id", "as_of"])
     return pl.concat(
         [
-            _error_rows(
+            error_rows(
                 keyed,
                 pl.col("_row") > first,
                 "player_id",
@@ -627,14 +592,14 @@ def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     first,
                     pl.col("_row"),
                 ),
-                check=4,
+                kind=CheckKind.ROWS,
             ),
-            _error_rows(
+            error_rows(
                 typed,
                 pl.col("elo_games") < 0,
                 "elo_games",
                 pl.format("le nombre de parties {} ne peut pas être négatif", pl.col("elo_games")),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
         ]
     )
@@ -644,7 +609,7 @@ def rating_owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
     """A (player, date) pair of a rating list must come from one file."""
     keyed = typed.filter(pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null())
     keys = ["player_id", "as_of"]
-    return _error_rows(
+    return error_rows(
         keyed.with_columns(
             _owner=pl.col("_file").min().over(keys),
             _owner_where=pl.col("_where").sort_by("_file").first().over(keys),
@@ -658,7 +623,7 @@ def rating_owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
             pl.col("as_of"),
             pl.col("_owner_where"),
         ),
-        check=6,
+        kind=CheckKind.FILES,
     )
 
 

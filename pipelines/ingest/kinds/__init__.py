@@ -6,7 +6,7 @@ table its accepted rows go to (declared in `transforms/tables`), and optionally
 
 - `checks(typed, accepted, params)`: the checks of its rows beyond their types (under the
   rule parameters `params`), as error rows
-  (`pipelines.ingest.validate.ERROR_SCHEMA`: `_file, _where, _row, column, message,
+  (`pipelines.ingest.errors.ERROR_SCHEMA`: `_file, _where, _row, column, message,
   _check`) — `typed` is this kind's rows of every file not rejected so far, `accepted` the
   other kinds' rows (by kind name, `results` included) of the files not rejected so far;
   a file with an error is rejected whole, and the checks run again until no new file is;

@@ -29,9 +29,10 @@ from functools import lru_cache
 
 import polars as pl
 
+from pipelines.ingest.errors import ERROR_SCHEMA, CheckKind, empty_errors, error_rows, errors_at
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
-from pipelines.ingest.validate import _error_rows, empty_errors, tournament_owner_errors
+from pipelines.ingest.validate import tournament_owner_errors
 from pipelines.reference.bundle import Parameters
 from pipelines.reference.circuits import load_circuit_codes
 from transforms.circuits import (
@@ -168,7 +169,7 @@ _ORDER = ["_file", "_row"]
 def _unknown_circuit_errors(frame: pl.DataFrame, ref: _Reference) -> pl.DataFrame:
     unknown = unknown_circuits_expr("circuit", ref.names)
     known = ", ".join(f"{code} ({ref.names.name(code)})" for code in ref.names.codes)
-    return _error_rows(
+    return error_rows(
         frame,
         unknown.is_not_null(),
         "circuit",
@@ -178,7 +179,7 @@ def _unknown_circuit_errors(frame: pl.DataFrame, ref: _Reference) -> pl.DataFram
             unknown,
             pl.lit(known),
         ),
-        check=3,
+        kind=CheckKind.VALUE,
     )
 
 
@@ -204,7 +205,7 @@ def _later_duplicates(
     """Error rows of every row but the first (by file, then row) of each group of `keys`;
     `message` may use `_first_where` and `_first_row` (the first row of the group)."""
     ordered = frame.drop_nulls(keys).sort(_ORDER)
-    return _error_rows(
+    return error_rows(
         ordered.with_columns(
             _first_where=pl.col("_where").first().over(keys),
             _first_row=pl.col("_row").first().over(keys),
@@ -213,7 +214,7 @@ def _later_duplicates(
         pl.col("_n") > 0,
         column,
         message,
-        check=4,
+        kind=CheckKind.ROWS,
     )
 
 
@@ -284,7 +285,7 @@ def calendar_checks(
     rows = typed.with_columns(_code=circuit_codes_expr("circuit", ref.names), _status=status)
     errors = [
         _unknown_circuit_errors(rows, ref),
-        _error_rows(
+        error_rows(
             rows,
             pl.col("status").is_not_null() & ~status.is_in(list(STATUSES)),
             "status",
@@ -293,23 +294,23 @@ def calendar_checks(
                 "(annoncée) ou cancelled (annulée)",
                 pl.col("status"),
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         ),
-        _error_rows(
+        error_rows(
             rows,
             (status == HELD) & pl.col("tournament_id").is_null(),
             "tournament_id",
             pl.lit("une édition jouée (held) doit donner son tournoi (tournament_id)"),
-            check=3,
+            kind=CheckKind.VALUE,
         ),
-        _error_rows(
+        error_rows(
             rows,
             pl.col("date").dt.year() != pl.col("year"),
             "date",
             pl.format(
                 "la date {} n'est pas dans l'année {} de l'édition", pl.col("date"), pl.col("year")
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         ),
     ]
     rows = _without_files(rows, errors)
@@ -348,7 +349,7 @@ def calendar_checks(
     held = rows.filter((pl.col("_status") == HELD) & pl.col("tournament_id").is_not_null())
     with_results = held.join(tournaments, on="tournament_id", how="inner")
     errors.append(
-        _error_rows(
+        error_rows(
             with_results,
             pl.col("end_date").dt.year() != pl.col("year"),
             "year",
@@ -359,14 +360,11 @@ def calendar_checks(
                 pl.col("end_date"),
                 pl.col("year"),
             ),
-            check=5,
+            kind=CheckKind.EVENT,
         )
     )
     errors.append(_results_circuit_errors(results, held, tournaments, ref))
-    return pl.concat(errors, how="vertical_relaxed").cast(pl.Schema(_ERROR_SCHEMA))
-
-
-_ERROR_SCHEMA = dict(empty_errors().schema)
+    return pl.concat(errors, how="vertical_relaxed").cast(pl.Schema(ERROR_SCHEMA))
 
 
 def _held_and_cancelled(rows: pl.DataFrame) -> pl.DataFrame:
@@ -377,7 +375,7 @@ def _held_and_cancelled(rows: pl.DataFrame) -> pl.DataFrame:
         _first_where=pl.col("_where").first().over(keys),
         _first_row=pl.col("_row").first().over(keys),
     )
-    return _error_rows(
+    return error_rows(
         marked,
         pl.col("_status") != pl.col("_first_status"),
         "status",
@@ -393,7 +391,7 @@ def _held_and_cancelled(rows: pl.DataFrame) -> pl.DataFrame:
             pl.col("_first_where"),
             pl.col("_first_row"),
         ),
-        check=4,
+        kind=CheckKind.ROWS,
     )
 
 
@@ -420,7 +418,7 @@ def _results_circuit_errors(
         )
         flagged = first.filter(pl.col("codes").list.contains(circuit))
         errors.append(
-            _error_rows(
+            error_rows(
                 flagged.join(in_calendar, on="tournament_id", how="anti"),
                 pl.lit(True),
                 "circuit",
@@ -431,7 +429,7 @@ def _results_circuit_errors(
                     pl.col("tournament_id"),
                     pl.lit(circuit),
                 ),
-                check=5,
+                kind=CheckKind.EVENT,
             )
         )
     listed = held.select(
@@ -446,7 +444,7 @@ def _results_circuit_errors(
         ~pl.col("codes").list.contains(pl.col("_code"))
     )
     errors.append(
-        _error_rows(
+        error_rows(
             unflagged,
             pl.lit(True),
             "circuit",
@@ -461,7 +459,7 @@ def _results_circuit_errors(
                 _de("event_key"),
                 pl.col("_code"),
             ),
-            check=5,
+            kind=CheckKind.EVENT,
         )
     )
     return pl.concat(errors, how="vertical_relaxed")
@@ -490,19 +488,19 @@ def ranking_checks(
     rows = typed.with_columns(_code=circuit_codes_expr("circuit", ref.names))
     errors = [
         _unknown_circuit_errors(rows, ref),
-        _error_rows(
+        error_rows(
             rows,
             pl.col("place") < 1,
             "place",
             pl.format("la place {} n'est pas une place (1 ou plus)", pl.col("place")),
-            check=3,
+            kind=CheckKind.VALUE,
         ),
-        _error_rows(
+        error_rows(
             rows,
             pl.col("points") < 0,
             "points",
             pl.format("{} points : un total de points n'est jamais négatif", pl.col("points")),
-            check=3,
+            kind=CheckKind.VALUE,
         ),
     ]
     errors.append(
@@ -547,7 +545,7 @@ def matches_checks(
     ).with_columns(pl.col("_known").fill_null(False))
     errors = [tournament_owner_errors(typed, MATCHES.label), _structure_errors(rows, ref)]
     errors.append(
-        _error_rows(
+        error_rows(
             rows,
             pl.col("tournament_id").is_not_null() & ~pl.col("_known"),
             "tournament_id",
@@ -556,13 +554,13 @@ def matches_checks(
                 "refusé)",
                 pl.col("tournament_id"),
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         )
     )
     first_of_tournament = pl.col("_row") == pl.col("_row").min().over("_file", "tournament_id")
     finals = ", ".join(ref.final_categories)
     errors.append(
-        _error_rows(
+        error_rows(
             rows,
             pl.col("_known") & pl.col("rules").is_null() & first_of_tournament,
             "tournament_id",
@@ -574,7 +572,7 @@ def matches_checks(
                 pl.lit(ref.names.name(ref.grand_est)),
                 pl.lit(finals),
             ),
-            check=3,
+            kind=CheckKind.VALUE,
         )
     )
     roster = results.select("tournament_id", "player_id").unique()
@@ -585,7 +583,7 @@ def matches_checks(
             how="left",
         )
         errors.append(
-            _error_rows(
+            error_rows(
                 joined,
                 pl.col(column).is_not_null() & pl.col("_member").is_null(),
                 column,
@@ -594,7 +592,7 @@ def matches_checks(
                     pl.col(column),
                     pl.col("tournament_id"),
                 ),
-                check=4,
+                kind=CheckKind.ROWS,
             )
         )
     finals_rows = _without_files(rows, errors).filter(pl.col("rules").is_not_null())
@@ -602,7 +600,7 @@ def matches_checks(
         _final_errors(finals_rows, results, ref),
         _field_errors(finals_rows, results, tournaments, accepted["circuit_ranking"], ref),
     ]
-    return pl.concat(errors, how="vertical_relaxed").cast(pl.Schema(_ERROR_SCHEMA))
+    return pl.concat(errors, how="vertical_relaxed").cast(pl.Schema(ERROR_SCHEMA))
 
 
 def _structure_errors(rows: pl.DataFrame, ref: _Reference) -> pl.DataFrame:
@@ -614,15 +612,7 @@ def _structure_errors(rows: pl.DataFrame, ref: _Reference) -> pl.DataFrame:
             continue
         part = part.select(*MATCH_COLUMNS, *MATCHES.optional, *_META)
         errors = matches_errors(part, duplicate_match=duplicate_match)
-        located = part.with_row_index("row").with_columns(pl.col("row").cast(pl.Int64))
-        found.append(
-            errors.join(located.select("row", *_META), on="row", how="inner").select(
-                *_META,
-                "column",
-                "message",
-                pl.lit(4, dtype=pl.Int64).alias("_check"),
-            )
-        )
+        found.append(errors_at(errors, part.with_row_index("row"), "row", CheckKind.ROWS))
     return pl.concat(found) if found else empty_errors()
 
 
@@ -635,7 +625,7 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
     first_of_file = pl.col("_row") == pl.col("_row").min().over("_file", "tournament_id")
     rounds = pl.col("participants") - 1 + pl.col("participants") % 2
     errors = [
-        _error_rows(
+        error_rows(
             rows,
             (pl.col("participants") != players) & first_of_file,
             "tournament_id",
@@ -645,9 +635,9 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
                 pl.col("tournament_id"),
                 pl.col("participants"),
             ),
-            check=5,
+            kind=CheckKind.EVENT,
         ),
-        _error_rows(
+        error_rows(
             rows,
             pl.col("round") > rounds,
             "round",
@@ -657,9 +647,9 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
                 pl.col("participants"),
                 rounds,
             ),
-            check=5,
+            kind=CheckKind.EVENT,
         ),
-        _error_rows(
+        error_rows(
             rows.filter(pl.col("rules") == ref.grand_est),
             pl.col("player_top_moves").is_null(),
             "player_top_moves",
@@ -667,7 +657,7 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
                 "valeur vide : la finale du Grand Est départage d'abord au nombre de coups joués "
                 "au top, à donner sur chaque ligne"
             ),
-            check=5,
+            kind=CheckKind.EVENT,
         ),
     ]
     withdrawn = results.filter(pl.col("withdrawn_after_round").is_not_null()).select(
@@ -678,7 +668,7 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
             withdrawn.rename({"player_id": column}), on=["tournament_id", column], how="left"
         )
         errors.append(
-            _error_rows(
+            error_rows(
                 marked,
                 pl.col("round") > pl.col("_k"),
                 "round",
@@ -689,7 +679,7 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
                     pl.col("_k"),
                     pl.col("round"),
                 ),
-                check=5,
+                kind=CheckKind.EVENT,
             )
         )
     files = rows.filter(first_of_file).select(
@@ -697,7 +687,7 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
     )
     late = files.join(withdrawn, on="tournament_id", how="inner")
     errors.append(
-        _error_rows(
+        error_rows(
             late,
             (pl.col("_k") < 0) | (pl.col("_k") >= pl.col("_rounds")),
             "tournament_id",
@@ -711,7 +701,7 @@ def _final_errors(rows: pl.DataFrame, results: pl.DataFrame, ref: _Reference) ->
                 pl.col("_rounds"),
                 pl.col("_rounds") - 1,
             ),
-            check=5,
+            kind=CheckKind.EVENT,
         )
     )
     errors.append(_missing_match_errors(rows, results, withdrawn))
@@ -752,7 +742,7 @@ def _missing_match_errors(
             pl.coalesce("_where", "_w").alias("_where"), pl.coalesce("_row", "_r").alias("_row")
         )
     )
-    return _error_rows(
+    return error_rows(
         located,
         pl.lit(True),
         "opponent_id",
@@ -762,7 +752,7 @@ def _missing_match_errors(
             pl.col("player_id"),
             pl.col("opponent_id"),
         ),
-        check=6,
+        kind=CheckKind.FILES,
     )
 
 
@@ -800,7 +790,7 @@ def _field_errors(
         dated = annual.filter(pl.col("as_of") <= start) if start is not None else annual.clear()
         if dated.height == 0:
             errors.append(
-                _error_rows(
+                error_rows(
                     mine.filter(pl.col("_row") == pl.col("_row").min().over("_file")),
                     pl.lit(True),
                     "tournament_id",
@@ -810,14 +800,14 @@ def _field_errors(
                         pl.lit(ref.names.name(ref.masters)),
                         pl.lit(str(start)),
                     ),
-                    check=6,
+                    kind=CheckKind.FILES,
                 )
             )
             continue
         latest = dated.filter(pl.col("as_of") == dated["as_of"].max())
         ranked = set(latest["player_id"].to_list())
         errors.append(
-            _error_rows(
+            error_rows(
                 mine.join(
                     participants.filter(pl.col("tournament_id") == tid),
                     on=["tournament_id", "player_id"],
@@ -831,7 +821,7 @@ def _field_errors(
                     pl.lit(ref.names.name(ref.masters)),
                     pl.lit(str(latest["as_of"][0])),
                 ),
-                check=6,
+                kind=CheckKind.FILES,
             )
         )
 
@@ -853,7 +843,7 @@ def _field_errors(
                 played.filter(pl.col("end_date").dt.year() == year)["player_id"].to_list()
             )
             errors.append(
-                _error_rows(
+                error_rows(
                     grand_est.filter(pl.col("tournament_id") == tid),
                     ~pl.col("player_id").is_in(sorted(qualified)),
                     "player_id",
@@ -863,7 +853,7 @@ def _field_errors(
                         pl.col("player_id"),
                         pl.lit(year),
                     ),
-                    check=6,
+                    kind=CheckKind.FILES,
                 )
             )
     return pl.concat(errors, how="vertical_relaxed") if errors else empty_errors()

@@ -21,9 +21,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
+from pipelines.ingest.errors import CheckKind, empty_errors, error_rows
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
-from pipelines.ingest.validate import _error_rows, empty_errors
 from pipelines.reference.bundle import Parameters
 
 GAME_SHEET = Kind(
@@ -80,21 +80,21 @@ def sheet_errors(typed: pl.DataFrame) -> pl.DataFrame:
     first = pl.col("_row").min().over(["_file", *_GAME, "move"])
     return pl.concat(
         [
-            _error_rows(
+            error_rows(
                 typed,
                 pl.col("game") < 1,
                 "game",
                 pl.format("la manche {} n'est pas un numéro de manche (1 ou plus)", pl.col("game")),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 typed,
                 pl.col("move") < 1,
                 "move",
                 pl.format("le coup {} n'est pas un numéro de coup (1 ou plus)", pl.col("move")),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 keyed,
                 pl.col("_row") > first,
                 "move",
@@ -106,7 +106,7 @@ def sheet_errors(typed: pl.DataFrame) -> pl.DataFrame:
                     pl.col("tournament_id"),
                     first,
                 ),
-                check=4,
+                kind=CheckKind.ROWS,
             ),
         ]
     )
@@ -116,7 +116,7 @@ def owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
     """A game of a tournament must come from one file: every later file (by path) is
     rejected, naming the first (a tournament's games may come in several files)."""
     keyed = typed.filter(pl.col("tournament_id").is_not_null() & pl.col("game").is_not_null())
-    return _error_rows(
+    return error_rows(
         keyed.with_columns(
             _owner=pl.col("_file").min().over(_GAME),
             _owner_where=pl.col("_where").sort_by("_file").first().over(_GAME),
@@ -131,7 +131,7 @@ def owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
             pl.col("tournament_id"),
             pl.col("_owner_where"),
         ),
-        check=6,
+        kind=CheckKind.FILES,
     )
 
 
@@ -151,7 +151,7 @@ def results_errors(typed: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
     known = pl.col("_known").fill_null(False)
     return pl.concat(
         [
-            _error_rows(
+            error_rows(
                 joined,
                 pl.col("tournament_id").is_not_null() & ~known,
                 "tournament_id",
@@ -160,9 +160,9 @@ def results_errors(typed: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     "été refusé)",
                     pl.col("tournament_id"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 joined,
                 known & (pl.col("_discipline") != "duplicate"),
                 "tournament_id",
@@ -172,9 +172,9 @@ def results_errors(typed: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     pl.col("tournament_id"),
                     pl.col("_discipline"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 joined,
                 known & (pl.col("game") > pl.col("_games")),
                 "game",
@@ -185,7 +185,7 @@ def results_errors(typed: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     pl.col("tournament_id"),
                     pl.col("_games"),
                 ),
-                check=3,
+                kind=CheckKind.VALUE,
             ),
         ]
     )

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
+from pipelines.ingest.errors import CheckKind, empty_errors, error_rows, errors_at
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
-from pipelines.ingest.validate import _error_rows, empty_errors
 from pipelines.reference.bundle import Parameters
 from transforms.mort_subite.challenge import validate_challenge
 from transforms.mort_subite.params import MOVES_EXPORT, PLAYERS_EXPORT
@@ -104,19 +104,13 @@ MOVES = Kind(
     },
 )
 
-# `_check` of the error rows: after the typing's (1, 2); a file's first error is its
-# first row's, then the lowest check.
-_CHECK_ROW = 3
-_CHECK_ENGINE = 5
-_CHECK_OWNER = 6
-
 
 def _owner_errors(typed: pl.DataFrame, what: str) -> pl.DataFrame:
     """A round's rows of one kind come from one file: every later file (by path) is
     rejected, naming the first."""
     keyed = typed.filter(pl.col("round_id").is_not_null())
     owner = pl.col("_file").min().over("round_id")
-    return _error_rows(
+    return error_rows(
         keyed.with_columns(
             _owner=owner, _owner_where=pl.col("_where").sort_by("_file").first().over("round_id")
         ),
@@ -131,7 +125,7 @@ def _owner_errors(typed: pl.DataFrame, what: str) -> pl.DataFrame:
             pl.col("_owner_where"),
             pl.lit(what),
         ),
-        check=_CHECK_OWNER,
+        kind=CheckKind.FILES,
     )
 
 
@@ -151,7 +145,7 @@ def _host_errors(players: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
     known = pl.col("_end").is_not_null()
     return pl.concat(
         [
-            _error_rows(
+            error_rows(
                 frame,
                 regular & pl.col("host_tournament_id").is_null(),
                 "host_tournament_id",
@@ -160,9 +154,9 @@ def _host_errors(players: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     "la manche {} n'en a pas",
                     pl.col("round_id"),
                 ),
-                check=_CHECK_ROW,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 frame,
                 regular & pl.col("host_tournament_id").is_not_null() & ~known,
                 "host_tournament_id",
@@ -172,9 +166,9 @@ def _host_errors(players: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     pl.col("host_tournament_id"),
                     pl.col("round_id"),
                 ),
-                check=_CHECK_ROW,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 frame,
                 regular & known & pl.col("_in").is_null(),
                 "player_id",
@@ -185,9 +179,9 @@ def _host_errors(players: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     pl.col("host_tournament_id"),
                     pl.col("round_id"),
                 ),
-                check=_CHECK_ROW,
+                kind=CheckKind.VALUE,
             ),
-            _error_rows(
+            error_rows(
                 frame,
                 known & (pl.col("date") < pl.col("_end")),
                 "date",
@@ -198,7 +192,7 @@ def _host_errors(players: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
                     pl.col("host_tournament_id"),
                     pl.col("_end"),
                 ),
-                check=_CHECK_ROW,
+                kind=CheckKind.VALUE,
             ),
         ]
     )
@@ -242,19 +236,11 @@ def _engine_errors(
     found = validate_challenge(series, moves, params.mort_subite, params.calendar)
     frames = []
     for export, rows in ((PLAYERS_EXPORT, players), (MOVES_EXPORT, moves)):
-        located = rows.select("_file", "_where", "_row").with_row_index("row_index")
+        located = rows.with_row_index("row_index")
+        mine = found.filter(pl.col("export") == export)
         frames.append(
-            found.filter(pl.col("export") == export)
-            .with_columns(pl.col("row_index").cast(pl.UInt32))
-            .join(located, on="row_index", how="inner")
-            .select(
-                pl.lit(export).alias("export"),
-                "_file",
-                "_where",
-                "_row",
-                "column",
-                "message",
-                pl.lit(_CHECK_ENGINE, dtype=pl.Int64).alias("_check"),
+            errors_at(mine, located, "row_index", CheckKind.EVENT).select(
+                pl.lit(export).alias("export"), pl.all()
             )
         )
     return pl.concat(frames)
