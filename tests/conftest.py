@@ -1,22 +1,41 @@
-"""Shared fixtures: small raw folders written by hand, and temporary warehouses."""
+"""Shared fixtures: small raw folders written by hand, temporary warehouses, and the whole
+builds several test files read (each made once per test run, even on several workers).
+
+Dagster is heavy and the rule tests must not load it: this module imports nothing that
+does at module level; the fixtures that need it import it when they run. The helpers
+themselves are in `tests/support.py` (Dagster-free) and `tests/builds.py` (Dagster)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import polars as pl
 import pytest
+from filelock import FileLock
 
-from pipelines.build import run_build
-from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
-from pipelines.reference.bundle import load_parameters
-from pipelines.reference.seasons import load_calendar
-from pipelines.resources import WarehouseResource
-from transforms.tables import table
+# Kept importable from here for the test modules that import them from tests.conftest.
+from tests.support import (  # noqa: F401
+    C1_GAMES,
+    CALENDAR,
+    EVIL,
+    EVIL_EVENT,
+    EVIL_FIRST,
+    PARAMETERS,
+    PLAYERS,
+    SAMPLE,
+    SEASON,
+    declared,
+    games_csv,
+    results_csv,
+    write_evil_raw,
+    write_raw,
+)
 
-CALENDAR = load_calendar(REFERENCE_DIR)
-PARAMETERS = load_parameters(REFERENCE_DIR)  # the project's rule parameters, one bundle
+if TYPE_CHECKING:
+    from pipelines.resources import WarehouseResource
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -26,90 +45,16 @@ def _reproducible_dates() -> None:
     os.environ["SOURCE_DATE_EPOCH"] = "1736942400"
 
 
-def declared(**frames: pl.DataFrame) -> dict[str, pl.DataFrame]:
-    """Hand-made frames completed to their declared tables (missing columns as nulls)."""
-    return {name: table(name).complete(frame) for name, frame in frames.items()}
-
-
-RESULTS_HEADER = (
-    "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank,"
-    "category,games"
-)
-
-
-def results_csv(
-    tournament: str,
-    rows: list[tuple[str, str, str, int]],
-    *,
-    date: str = "2024-01-14",
-    discipline: str = "classique",
-    name: str = "Open de Vichy",
-    category: str = "open",
-    games: int = 3,
-) -> str:
-    """A canonical results CSV: rows are (player_id, last_name, first_name, rank)."""
-    lines = [RESULTS_HEADER]
-    for player, last, first, rank in rows:
-        lines.append(
-            f"{tournament},{name},{discipline},{date},{player},{last},{first},{rank},{category},{games}"
-        )
-    return "\n".join(lines) + "\n"
-
-
-GAMES_HEADER = "tournament_id,round,player_id,opponent_id,player_score,opponent_score"
-
-
-def games_csv(tournament: str, rows: list[tuple[int, str, str, int | str, int | str]]) -> str:
-    lines = [GAMES_HEADER]
-    for rnd, player, opponent, ps, os_ in rows:
-        lines.append(f"{tournament},{rnd},{player},{opponent},{ps},{os_}")
-    return "\n".join(lines) + "\n"
-
-
-PLAYERS = [
-    ("100", "Dupont", "Jean", 1),
-    ("101", "Martin", "Hélène", 2),
-    ("102", "Durand", "Luc", 3),
-    ("103", "Lefèvre", "Anne", 4),
-]
-
-
-# The games of tournament C1 between the four PLAYERS: (round, player, opponent, scores).
-C1_GAMES: list[tuple[int, str, str, int | str, int | str]] = [
-    (1, "100", "101", 420, 380),
-    (1, "102", "103", 400, 399),
-    (2, "100", "102", 450, 300),
-    (2, "101", "103", 390, 410),
-]
-
-
 @pytest.fixture
 def raw(tmp_path: Path) -> Path:
     """A valid raw folder: one classique tournament with games, one duplicate, one list."""
-    folder = tmp_path / "raw"
-    (folder / "2023-2024").mkdir(parents=True)
-    (folder / "2023-2024" / "C1.csv").write_text(results_csv("C1", PLAYERS), encoding="utf-8")
-    (folder / "2023-2024" / "C1_games.csv").write_text(
-        games_csv("C1", C1_GAMES),
-        encoding="utf-8",
-    )
-    duplicate = (
-        "Id tournoi;Tournoi;Discipline;Date de fin;Licence;Nom;Prénom;Rang;Série;Score;Top;"
-        "Parties\n"
-        "D1;Festival de Cannes;duplicate;2024-02-11;100;Dupont;Jean;2;3;912;1000;3\n"
-        "D1;Festival de Cannes;duplicate;2024-02-11;104;Gérard;Zoé;1;2;950;1000;3\n"
-    )
-    (folder / "2023-2024" / "D1.csv").write_bytes(duplicate.encode("cp1252"))
-    (folder / "liste_2023-08-31.csv").write_text(
-        "player_id,as_of,cote,elo,elo_games,series\n100,2023-08-31,1800,1650,40,3\n"
-        "101,2023-08-31,1500,1500,0,5\n",
-        encoding="utf-8",
-    )
-    return folder
+    return write_raw(tmp_path / "raw")
 
 
 @pytest.fixture
 def resource(tmp_path: Path, raw: Path) -> WarehouseResource:
+    from pipelines.resources import WarehouseResource  # Dagster: only the tests that use it
+
     return WarehouseResource(
         raw_dir=str(raw),
         warehouse_path=str(tmp_path / "out" / "warehouse.duckdb"),
@@ -118,64 +63,74 @@ def resource(tmp_path: Path, raw: Path) -> WarehouseResource:
 
 
 # ---------------------------------------------------------------------------- builds
-# Whole builds are the slow part of the suite: each is made once per test session and shared.
-
-SAMPLE = PROJECT_ROOT / "data" / "sample"
-SEASON = "2023-2024"
-EVIL = "<script>alert(1)</script>"
-EVIL_FIRST = "</script><img src=x onerror=alert(2)>"
-EVIL_EVENT = 'Open <b>&amp; "Vichy"</b></script>'
+# Whole builds are the slow part of the suite: each is made once per test run and shared.
 
 
-def write_evil_raw(folder: Path) -> Path:
-    """A tiny raw folder whose player and tournament names try to inject markup."""
-    season = folder / SEASON
-    season.mkdir(parents=True)
-    players = [
-        ("100", EVIL, EVIL_FIRST, 1),
-        ("101", "Martin", "Hélène", 2),
-        ("102", "Durand", "Luc", 3),
-        ("103", "Lefèvre", "Anne", 4),
-    ]
-    (season / "C1.csv").write_text(results_csv("C1", players, name=EVIL_EVENT), encoding="utf-8")
-    (season / "C1_games.csv").write_text(games_csv("C1", C1_GAMES), encoding="utf-8")
-    (season / "C2.csv").write_text(
-        results_csv("C2", players[::-1], date="2024-03-10", name="Coupe de Lyon"),
-        encoding="utf-8",
-    )
-    duplicate = (
-        "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,"
-        "rank,series,score,top_total,games\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,100,{EVIL},{EVIL_FIRST},2,3,912,1000,3\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,104,Gérard,Zoé,1,2,950,1000,3\n"
-        f"D1,{EVIL_EVENT},duplicate,2024-02-11,101,Martin,Hélène,3,5,700,1000,3\n"
-    )
-    (season / "D1.csv").write_text(duplicate, encoding="utf-8")
-    (folder / "liste_2023-08-31.csv").write_text(
-        "player_id,as_of,cote,elo,elo_games,series\n100,2023-08-31,1800,1650,40,3\n"
-        "101,2023-08-31,1500,1500,0,5\n",
-        encoding="utf-8",
-    )
-    return folder
+def shared_folder(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder `name`, filled by `make` once per test run. Under pytest-xdist every
+    worker has its own base temporary folder; their common parent (this run's) holds the
+    shared one, and a file lock makes the other workers wait for it and reuse it. Tests
+    only read it (a test that changes a build works on its own copy)."""
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    root = base / f"shared-{name}"
+    with FileLock(str(root) + ".lock"):
+        done = root / ".complete"
+        if not done.exists():
+            shutil.rmtree(root, ignore_errors=True)  # what a failed attempt left
+            root.mkdir(parents=True)
+            make(root)
+            done.touch()
+    return root
 
 
 @pytest.fixture(scope="session")
 def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder of a build of the bundled sample (`w.duckdb`, `reports/` with the PDFs),
-    built once per session and shared by the report, browser, PDF and notebook tests."""
+    built once per run and shared by the report, browser, PDF and notebook tests."""
     if not any(SAMPLE.glob("*/*.csv")):
         pytest.fail("data/sample/ holds no export")
-    root = tmp_path_factory.mktemp("sample-site")
-    run_build(SAMPLE, root / "w.duckdb", root / "reports", emit=lambda _: None)
-    return root
+
+    def make(root: Path) -> None:
+        from pipelines.build import run_build  # Dagster: only when a test needs the build
+
+        run_build(SAMPLE, root / "w.duckdb", root / "reports", emit=lambda _: None)
+
+    return shared_folder(tmp_path_factory, "sample-site", make)
 
 
 @pytest.fixture(scope="session")
 def evil_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder of a build of `write_evil_raw` (no PDF), built once per session."""
-    root = tmp_path_factory.mktemp("evil")
-    raw = write_evil_raw(root / "raw")
-    summary = run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
-    assert summary.rejected == [], summary.rejected
-    assert summary.seasons_built == [SEASON]
-    return root
+    """The folder of a build of `write_evil_raw` (no PDF), built once per run."""
+
+    def make(root: Path) -> None:
+        from pipelines.build import run_build  # Dagster: only when a test needs the build
+
+        raw = write_evil_raw(root / "raw")
+        summary = run_build(
+            raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False
+        )
+        assert summary.rejected == [], summary.rejected
+        assert summary.seasons_built == [SEASON]
+
+    return shared_folder(tmp_path_factory, "evil-site", make)
+
+
+@pytest.fixture(scope="session")
+def whatif_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of a build (no PDF) of the hand-made federation of `tests/whatif_world.py`
+    under the parameters of data/reference (`raw/`, `w.duckdb`, `reports/`), built once per
+    run for the what-if tests and the what-if browser tests."""
+
+    def make(root: Path) -> None:
+        from pipelines.build import run_build  # Dagster: only when a test needs the build
+        from tests.whatif_world import write_world
+
+        raw = write_world(root / "raw")
+        summary = run_build(
+            raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False
+        )
+        assert summary.rejected == [], summary.rejected
+
+    return shared_folder(tmp_path_factory, "whatif-world", make)

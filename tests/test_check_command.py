@@ -10,9 +10,9 @@ import pytest
 from classement.cli import main
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw
-from tests.conftest import PARAMETERS, PLAYERS, games_csv, results_csv
+from tests.broken_exports import BROKEN
+from tests.support import FIXTURES, PARAMETERS, PLAYERS, games_csv, results_csv
 from tests.test_ingest import C2, GAMES_CASES, SINGLE_FILE_CASES
-from tests.test_reliability import BROKEN, FIXTURES
 
 
 def _check(

@@ -3,100 +3,27 @@ incremental build equals a fresh one, bad values never pass silently."""
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
 import time
-import zipfile
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from pipelines.build import run_build
-from pipelines.ingest.batch import ingest_files
-from pipelines.ingest.raw import read_raw, refused_paths
 from pipelines.locks import WarehouseLocked, exclusive
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reports.html import player_filename
 from pipelines.reports.pdf import ChromiumMissingError, chromium_path
 from pipelines.warehouse import Warehouse
-from tests.conftest import PARAMETERS, PLAYERS, results_csv
-
-FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
-HEADER = "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank"
+from tests.broken_exports import BROKEN
+from tests.builds import build
+from tests.support import FIXTURES, PLAYERS, ingest, results_csv, snapshot
 
 
 def _ingest(raw: Path):
-    return ingest_files(read_raw(raw), params=PARAMETERS, refused=refused_paths(raw))
-
-
-def _xlsx_with_formula() -> bytes:
-    """A results sheet whose score is a formula saved without its value (openpyxl writes no
-    cached values, like a program that does not compute)."""
-    from openpyxl import Workbook
-
-    book = Workbook()
-    sheet = book.active
-    sheet.append([*HEADER.split(","), "score"])
-    sheet.append(["X5", "Open", "classique", "2024-01-14", "300", "Roy", "Ali", 1, "=2*200"])
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
-
-
-def _zip_bomb() -> bytes:
-    """A workbook of a few hundred kilobytes that would inflate to 300 MB."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * 300_000_000)
-    return buffer.getvalue()
-
-
-def _row(**cells: str) -> str:
-    values = {
-        "tournament_id": "X9",
-        "tournament_name": "Open",
-        "discipline": "classique",
-        "end_date": "2024-01-14",
-        "player_id": "300",
-        "last_name": "Roy",
-        "first_name": "Ali",
-        "rank": "1",
-    } | cells
-    return ",".join(values[c] for c in HEADER.split(",")) + "\n"
-
-
-# (file name, content, what the message says after the file name)
-BROKEN: list[tuple[str, bytes, str]] = [
-    ("x1.csv", (HEADER + ",games\n" + _row().strip() + ",123456789012345678901\n").encode(),
-     ", ligne 2, colonne « games » : « 123456789012345678901 » : nombre démesuré"),
-    ("x2.xlsx", b"PK\x03\x04 a truncated workbook",
-     " : ce n'est pas un classeur XLSX lisible"),
-    ("x3.csv", (HEADER + "\n" + _row(end_date="0001-01-14")).encode(),
-     ", ligne 2, colonne « end_date » : « 0001-01-14 » : une date de tournoi entre 1900"),
-    ("x4.csv", (HEADER + "\n" + _row(end_date="14/01/24")).encode(),
-     ", ligne 2, colonne « end_date » : « 14/01/24 » : une année à deux chiffres est ambiguë"),
-    ("x5.csv", (HEADER + "\n" + _row(player_id="9" * 70)).encode(),
-     ", ligne 2, colonne « player_id » : valeur de 70 caractères : 64 au plus"),
-    ("x6.csv", (HEADER + "\n" + _row(last_name="R" * 1200)).encode(),
-     ", ligne 2, colonne « last_name » : valeur de 1200 caractères : 1000 au plus"),
-    ("x7.csv", (HEADER + "\n" + _row(last_name="Hélène")).encode() + b"\n" + _row(
-        player_id="301", last_name="Gu\xe9rin", rank="2").encode("latin-1"),
-     ", ligne 4 : le fichier mélange deux encodages : l'octet 0xE9"),
-    ("x8.csv", (HEADER + "\n" + _row() * 200).encode() + b"\x00" + b"\n",
-     ", ligne 202 : un octet nul (0x00) au milieu du texte"),
-    ("x9.xlsx", _xlsx_with_formula(),
-     " [feuille Sheet], ligne 2 : la cellule I2 contient la formule « =2*200 » sans sa valeur"),
-    ("y1.xlsx", _zip_bomb(), " : le classeur occupe 300 Mo une fois décompressé"),
-    ("y2.t", (FIXTURES / "tsh/open-lyon-2024/a.t").read_bytes().replace(b"\n", b"\n\x07", 1),
-     ", ligne 2"),
-    ("y3.csv", b'tournament_id;tournament_name;discipline;end_date;player_id;last_name;'
-     b'first_name;rank\r\nX9;"Open\r\nde Lyon";classique;2024-01-14;300;Roy;Ali;un\r\n',
-     ", ligne 2, colonne « rank » : « un » n'est pas un nombre entier"),
-]  # fmt: skip
+    return ingest(raw, refused=True)
 
 
 @pytest.mark.parametrize(("name", "content", "message"), BROKEN, ids=[b[0] for b in BROKEN])
@@ -189,7 +116,7 @@ def test_without_chromium_the_warehouse_and_pages_are_built(
     raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CLASSEMENT_CHROMIUM", "/bin/false")
-    summary = run_build(raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None)
+    summary = build(raw, tmp_path, pdf=True)
     assert summary.exit_status == 3 and summary.pdf_error
     assert (tmp_path / "reports" / "2023-2024" / "index.html").exists()
     assert Warehouse(tmp_path / "w.duckdb").table("series_classification").height > 0
@@ -204,7 +131,7 @@ def test_a_failed_write_leaves_nothing_behind_and_says_why(
 
     monkeypatch.setattr(Warehouse, "replace_partition", full)
     with pytest.raises(OSError, match="No space left on device"):
-        run_build(raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None)
+        build(raw, tmp_path, pdf=True)
     # No warehouse, no staging file; only the lock and each file's cached reading.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["raw", "w.duckdb.cache", "w.duckdb.lock"]
 
@@ -216,17 +143,6 @@ def _cli_build(raw: Path, out: Path) -> subprocess.Popen[bytes]:
                             stderr=subprocess.PIPE)  # fmt: skip
 
 
-def _snapshot(out: Path) -> tuple[dict[str, list[tuple]], dict[str, bytes]]:
-    warehouse = Warehouse(out / "w.duckdb")
-    tables = {n: sorted(warehouse.table(n).rows(), key=repr) for n in warehouse.tables()}
-    pages = {
-        p.relative_to(out / "reports").as_posix(): p.read_bytes()
-        for p in sorted((out / "reports").rglob("*"))
-        if p.is_file()
-    }
-    return tables, pages
-
-
 @pytest.mark.slow
 def test_two_builds_at_once_never_corrupt_the_warehouse(raw: Path, tmp_path: Path) -> None:
     """The second of two simultaneous builds exits at once (status 4, nothing touched) or,
@@ -234,7 +150,7 @@ def test_two_builds_at_once_never_corrupt_the_warehouse(raw: Path, tmp_path: Pat
     equal a clean build's."""
     clean = tmp_path / "clean"
     assert _cli_build(raw, clean).wait() == 0
-    expected = _snapshot(clean)
+    expected = snapshot(clean)
     for offset in (0.0, 0.8, 2.5):
         out = tmp_path / f"at-{offset}"
         first = _cli_build(raw, out)
@@ -246,7 +162,7 @@ def test_two_builds_at_once_never_corrupt_the_warehouse(raw: Path, tmp_path: Pat
             refused = (first, second)[status.index(4)]
             assert refused.stderr is not None
             assert "Construction refusée : l'entrepôt" in refused.stderr.read().decode()
-        assert _snapshot(out) == expected, offset
+        assert snapshot(out) == expected, offset
 
 
 @pytest.mark.slow
@@ -254,21 +170,21 @@ def test_removed_and_redated_exports_leave_nothing_behind(raw: Path, tmp_path: P
     """A season whose exports are gone (all of them, or re-dated into another season) loses
     its rows, its report and its links, as a fresh build of the same folder has none."""
     out = tmp_path / "out"
-    run_build(raw, out / "w.duckdb", out / "reports", emit=lambda _: None, pdf=False)
+    build(raw, out)
     assert (out / "reports" / "2023-2024" / "index.html").exists()
     moved = results_csv("C1", PLAYERS, date="2024-10-06")  # into 2024-2025
     (raw / "2023-2024" / "C1.csv").write_text(moved, encoding="utf-8")
     (raw / "2023-2024" / "D1.csv").unlink()
-    run_build(raw, out / "w.duckdb", out / "reports", emit=lambda _: None, pdf=False)
+    build(raw, out)
     fresh = tmp_path / "fresh"
-    run_build(raw, fresh / "w.duckdb", fresh / "reports", emit=lambda _: None, pdf=False)
-    assert _snapshot(out) == _snapshot(fresh)
+    build(raw, fresh)
+    assert snapshot(out) == snapshot(fresh)
     assert not (out / "reports" / "2023-2024").exists()
     index = (out / "reports" / "index.html").read_text(encoding="utf-8")
     assert "2023-2024/index.html" not in index
     for path in list(raw.rglob("*.csv")):
         path.unlink()
-    run_build(raw, out / "w.duckdb", out / "reports", emit=lambda _: None, pdf=False)
+    build(raw, out)
     warehouse = Warehouse(out / "w.duckdb")
     for name in ("series_classification", "cote_history", "season_builds"):
         assert warehouse.table(name).height == 0, name
