@@ -63,9 +63,9 @@ def _rejected(extra: Mapping[str, str | bytes]) -> dict[str, str]:
 def _results_csv(tid: str, discipline: str = "duplicate", games: int = 2) -> str:
     return (
         "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,"
-        "rank,games,top_total,score\n"
+        "rank,games,top_total,score,category\n"
         f"{tid},Simultané de Vichy,{discipline},2008-01-12,900001,Martin,Claire,1,{games},"
-        f"112,100\n"
+        f"112,100,{'open' if discipline == 'classique' else ''}\n"
     )
 
 

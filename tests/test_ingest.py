@@ -632,13 +632,12 @@ def test_an_unknown_classique_category_rejects_the_file(raw: Path) -> None:
     (or the file states bonus_m, pj_min and pj_max)."""
     text = results_csv("C2", C2, category="Régional")
     (raw / "2023-2024" / "C2.csv").write_text(text, encoding="utf-8")
-    result = ingest_files(
-        read_raw(raw), params=PARAMETERS, categories=frozenset({"open", "national"})
-    )
+    result = ingest_files(read_raw(raw), params=PARAMETERS)
     assert result.rejected == {
         "2023-2024/C2.csv": "2023-2024/C2.csv, ligne 2, colonne « category » : la catégorie "
-        "« Régional » du tournoi classique C2 est inconnue : utilisez l'une de national, open "
-        "(data/reference/cote_categories.csv), ou indiquez bonus_m, pj_min et pj_max"
+        "« Régional » du tournoi classique C2 est inconnue : utilisez l'une de homologue, "
+        "mondial, national, open, wespa (data/reference/cote_categories.csv), ou indiquez "
+        "bonus_m, pj_min et pj_max"
     }
 
 
