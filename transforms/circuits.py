@@ -105,15 +105,8 @@ MASTERS = table("circuit_masters_invitees")
 HELD, ANNOUNCED, CANCELLED = "held", "announced", "cancelled"
 STATUSES = (HELD, ANNOUNCED, CANCELLED)
 LIST_SEPARATOR = ";"
-CALENDAR_COLUMNS = (
-    "circuit",
-    "event_key",
-    "year",
-    "date",
-    "announced_on",
-    "status",
-    "tournament_id",
-)
+# The columns of the circuit calendar export, declared by its table.
+CALENDAR_COLUMNS = tuple(table("circuit_calendar").export_schema)
 
 
 class CircuitError(ValueError):

@@ -61,8 +61,11 @@ from simulator.tournament import (
     _tournament_columns,
     play_match_event,
 )
+from transforms.circuits import CALENDAR_COLUMNS
 from transforms.ranking import competition_ranks
+from transforms.round_robin.matches import MATCH_COLUMNS
 from transforms.round_robin.pairings import default_pairings
+from transforms.tables import table
 
 ORDER = 50
 KEY = "circuits"
@@ -109,25 +112,10 @@ QUALIFYING_TOP, QUALIFYING_BASE, QUALIFYING_LAST = (40, 35, 32, 30), 34, 32
 REGION_WEIGHT = {"home": 1.0, "france": 0.25, "abroad": 0.03}
 NON_DCDL_WEIGHT = 0.03
 
-CALENDAR_HEADER = (
-    "circuit",
-    "event_key",
-    "year",
-    "date",
-    "announced_on",
-    "status",
-    "tournament_id",
-)
-RANKING_HEADER = ("circuit", "as_of", "player_id", "place", "points")
-MATCHES_HEADER = (
-    "tournament_id",
-    "round",
-    "table",
-    "player_id",
-    "opponent_id",
-    "player_moves",
-    "opponent_moves",
-)
+# The files' headers: the exports' columns as their tables declare them.
+CALENDAR_HEADER = CALENDAR_COLUMNS
+RANKING_HEADER = tuple(table("published_circuit_rankings").export_schema)
+MATCHES_HEADER = MATCH_COLUMNS
 GE_MATCHES_HEADER = (*MATCHES_HEADER, "player_top_moves")
 
 

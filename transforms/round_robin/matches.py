@@ -8,17 +8,11 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.round_robin.params import ERROR_SCHEMA
+from transforms.tables import table
 
-MATCH_COLUMNS = (
-    "tournament_id",
-    "round",
-    "table",
-    "player_id",
-    "opponent_id",
-    "player_moves",
-    "opponent_moves",
-)
+# The columns of the matches export, declared by its table: the optional ones, the others.
 OPTIONAL_MATCH_COLUMNS = ("player_top_moves", "player_points_scored")
+MATCH_COLUMNS = tuple(c for c in table("matches").export_schema if c not in OPTIONAL_MATCH_COLUMNS)
 WITHDRAWAL_COLUMN = "withdrawn_after_round"
 
 

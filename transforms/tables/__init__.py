@@ -70,6 +70,12 @@ class Table:
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
 
+    @property
+    def export_schema(self) -> dict[str, pl.DataType]:
+        """An ingest table's columns as its export files give them, in order: every column
+        but `source_file` (the file a row came from, which the ingest adds)."""
+        return {c.name: c.dtype for c in self.columns if c.name != "source_file"}
+
     def empty(self) -> pl.DataFrame:
         return pl.DataFrame(schema=self.schema)
 

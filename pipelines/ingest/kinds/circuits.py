@@ -36,6 +36,7 @@ from pipelines.ingest.validate import tournament_owner_errors
 from pipelines.reference.bundle import Parameters
 from pipelines.reference.circuits import load_circuit_codes
 from transforms.circuits import (
+    CALENDAR_COLUMNS,
     CANCELLED,
     HELD,
     LIST_SEPARATOR,
@@ -45,27 +46,25 @@ from transforms.circuits import (
 )
 from transforms.federations import AliasTable
 from transforms.round_robin.grand_est import championship_year
-from transforms.round_robin.matches import MATCH_COLUMNS, matches_errors
+from transforms.round_robin.matches import MATCH_COLUMNS, OPTIONAL_MATCH_COLUMNS, matches_errors
+from transforms.tables import table
 
 _STR = pl.String()
 _INT = pl.Int64()
-_FLOAT = pl.Float64()
 _DATE = pl.Date()
+
+# Each kind's columns and types are its table's (`transforms.tables`); the kind says which
+# of them a file may leave out.
+_CALENDAR_OPTIONAL = ("announced_on", "tournament_id")
+_RANKING_OPTIONAL = ("points",)
+_RANKING_COLUMNS = table("published_circuit_rankings").export_schema
 
 CIRCUIT_CALENDAR = Kind(
     name="circuit_calendar",
     label="calendrier de circuit",
-    required=("circuit", "event_key", "year", "date", "status"),
-    optional=("announced_on", "tournament_id"),
-    dtypes={
-        "circuit": _STR,
-        "event_key": _STR,
-        "year": _INT,
-        "date": _DATE,
-        "announced_on": _DATE,
-        "status": _STR,
-        "tournament_id": _STR,
-    },
+    required=tuple(c for c in CALENDAR_COLUMNS if c not in _CALENDAR_OPTIONAL),
+    optional=_CALENDAR_OPTIONAL,
+    dtypes=table("circuit_calendar").export_schema,
     signature=frozenset({"circuit", "event_key", "year", "announced_on", "status"}),
     aliases={
         "tournoi_recurrent": "event_key",
@@ -83,15 +82,9 @@ CIRCUIT_CALENDAR = Kind(
 CIRCUIT_RANKING = Kind(
     name="circuit_ranking",
     label="classement de circuit",
-    required=("circuit", "as_of", "player_id", "place"),
-    optional=("points",),
-    dtypes={
-        "circuit": _STR,
-        "as_of": _DATE,
-        "player_id": _STR,
-        "place": _INT,
-        "points": _FLOAT,
-    },
+    required=tuple(c for c in _RANKING_COLUMNS if c not in _RANKING_OPTIONAL),
+    optional=_RANKING_OPTIONAL,
+    dtypes=_RANKING_COLUMNS,
     signature=frozenset({"circuit", "place", "points"}),
     aliases={
         "date_classement": "as_of",
@@ -108,18 +101,8 @@ MATCHES = Kind(
     name="matches",
     label="matchs",
     required=MATCH_COLUMNS,
-    optional=("player_top_moves", "player_points_scored"),
-    dtypes={
-        "tournament_id": _STR,
-        "round": _INT,
-        "table": _INT,
-        "player_id": _STR,
-        "opponent_id": _STR,
-        "player_moves": _INT,
-        "opponent_moves": _INT,
-        "player_top_moves": _INT,
-        "player_points_scored": _INT,
-    },
+    optional=OPTIONAL_MATCH_COLUMNS,
+    dtypes=table("matches").export_schema,
     signature=frozenset({"round", "table", "opponent_id", "player_moves", "opponent_moves"}),
     aliases={
         "id_tournoi": "tournament_id",
