@@ -5,8 +5,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The exact versions every install gets (`make lock` re-resolves them on purpose)
+LOCK := requirements.lock
 
-.PHONY: build test test-fast lint docs dev setup system-deps clean
+.PHONY: build test test-fast lint docs dev setup system-deps clean lock
 
 setup: $(STAMP) system-deps
 
@@ -14,21 +16,35 @@ setup: $(STAMP) system-deps
 system-deps:
 	sh scripts/system-deps.sh
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip install --quiet -c $(LOCK) -e ".[dev]"
 	touch $(STAMP)
+
+# Re-resolve every dependency on purpose: the newest versions pyproject.toml allows,
+# installed in a throwaway venv, written to the lock (then run make test and commit it)
+lock:
+	set -e; tmp=$$(mktemp -d); \
+	$(PYTHON) -m venv $$tmp/venv; \
+	$$tmp/venv/bin/pip install --quiet --upgrade pip; \
+	$$tmp/venv/bin/pip install --quiet -e ".[dev]"; \
+	{ echo "# The resolved versions make installs with (pip install -c $(LOCK) -e \".[dev]\")."; \
+	  echo "# Written by make lock on $$(date -u +%Y-%m-%d) with $$($$tmp/venv/bin/python --version);"; \
+	  echo "# README: Upgrading the pinned versions."; \
+	  $$tmp/venv/bin/pip freeze --exclude-editable; } > $(LOCK); \
+	rm -rf $$tmp
 
 build: setup
 	$(BIN)/classement build
 
+# Both cores (pytest-xdist); a test file's module fixtures stay on one worker
 test: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # Developers: the suite without whole builds, browsers and printing (seconds, not minutes)
 test-fast: $(STAMP)
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -n auto --dist loadfile -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
