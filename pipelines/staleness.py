@@ -112,11 +112,6 @@ def stale_partitions(
     return stale
 
 
-def stale_seasons(warehouse: Warehouse, reports: Path | None = None) -> list[str]:
-    """Seasons to build, in order (`stale_partitions` of the season stage)."""
-    return stale_partitions(warehouse, SEASONS, reports)
-
-
 def record_build(
     warehouse: Warehouse, stage: Stage, key: str, params: Parameters | None = None
 ) -> None:

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 import polars as pl
 
-EVENT_ORDER = ("end_date", "start_date", "tournament_id")
-
 
 @dataclass(frozen=True)
 class SeasonCalendar:

@@ -223,24 +223,3 @@ def season_cote_rankings(
     if not rankings:
         return COTE_RANKING.empty(), BARS.empty()
     return pl.concat(rankings), pl.concat(bars)
-
-
-def season_elo_rankings(
-    history: pl.DataFrame,
-    tournaments: pl.DataFrame,
-    cote_rankings: pl.DataFrame,
-    params: RankingParams,
-    disciplines: Sequence[str] = ("classique",),
-) -> pl.DataFrame:
-    """End-of-season Elo rankings, with the classique series of the cote ranking."""
-    frames = [
-        elo_ranking(
-            history,
-            tournaments,
-            params.calendar.end(season),
-            params,
-            cote_rankings.filter(pl.col("season") == season),
-        )
-        for season in ranking_seasons(tournaments, disciplines, params)
-    ]
-    return pl.concat(frames) if frames else ELO_RANKING.empty()

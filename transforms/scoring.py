@@ -104,8 +104,6 @@ STATUS_ILLEGAL = "illegal"
 STATUS_TOP_TOTAL_OK = "top_total_ok"
 STATUS_TOP_TOTAL_DIFFERS = "top_total_differs"
 STATUS_TOP_TOTAL_UNCHECKED = "top_total_unchecked"
-MOVE_STATUSES = (STATUS_OK, STATUS_SCORE_DIFFERS, STATUS_SCORE_MISSING, STATUS_ILLEGAL)
-TOTAL_STATUSES = (STATUS_TOP_TOTAL_OK, STATUS_TOP_TOTAL_DIFFERS, STATUS_TOP_TOTAL_UNCHECKED)
 
 # The game-sheet export: one row per move of the master game.
 SHEET_SCHEMA: Mapping[str, pl.DataType] = {

@@ -48,11 +48,6 @@ def _stat(path: Path) -> Stat:
     return info.st_size, info.st_mtime_ns, info.st_ino
 
 
-def raw_stats(raw_dir: Path) -> dict[str, Stat]:
-    """The stat of every export of the raw folder, by key (`raw.read_raw`'s keys)."""
-    return {key_of(p, raw_dir): _stat(p) for p in export_paths(raw_dir)}
-
-
 def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat]] | None:
     manifest = folder / "manifest.json"
     if not manifest.exists():

@@ -800,7 +800,3 @@ def _read_digests(path: Path) -> dict[str, str]:
     except (OSError, ValueError):
         return {}
     return {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
-
-
-def player_page_path(reports: Path, player_id: str) -> Path:
-    return reports / PLAYERS_DIR / player_filename(player_id)

@@ -154,10 +154,6 @@ class Comparison:
             whatif.final_values(self.after.elo_history, self.tournaments, "rating_after"),
         )
 
-    @cached_property
-    def elo_ranks(self) -> pl.DataFrame:
-        return whatif.rank_changes(self.before.elo_ranking, self.after.elo_ranking)
-
     # ------------------------------------------------------------------ verdict
 
     @property

@@ -102,7 +102,6 @@ GRAND_EST_FINAL = ("Nancy", (11, 20))
 GRAND_EST_FINAL_NAME = "Finale des Pointures du Grand Est"
 FINAL_PLAYERS = 16
 FINAL_MOVES = 10  # duplicate-match moves of a Grand Est final's match
-MASTERS_MOVES = 12  # « Chaque match se déroule en 12 coups »
 WITHDRAWAL_AFTER = 12
 FINAL_DATES = 4  # Sundays the final may be held on, from its usual one
 # The simulated world's qualifying points by place (the organisers' barème: 40, 35, 32, 30,
