@@ -16,23 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from filelock import FileLock
 
-# Kept importable from here for the test modules that import them from tests.conftest.
-from tests.support import (  # noqa: F401
-    C1_GAMES,
-    CALENDAR,
-    EVIL,
-    EVIL_EVENT,
-    EVIL_FIRST,
-    PARAMETERS,
-    PLAYERS,
-    SAMPLE,
-    SEASON,
-    declared,
-    games_csv,
-    results_csv,
-    write_evil_raw,
-    write_raw,
-)
+from tests.support import SAMPLE, SEASON, write_evil_raw, write_raw
 
 if TYPE_CHECKING:
     from pipelines.resources import WarehouseResource

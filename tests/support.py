@@ -185,7 +185,7 @@ def write_evil_raw(folder: Path) -> Path:
 # ---------------------------------------------------------------------------- ingest
 
 
-def ingest(source: Path | Mapping[str, str | bytes], *, refused: bool = False) -> IngestResult:
+def ingested(source: Path | Mapping[str, str | bytes], *, refused: bool = False) -> IngestResult:
     """Exports read and checked as a build does, without a warehouse: a raw folder (with
     `refused`, its files the build refuses to read too) or a mapping name → content."""
     if isinstance(source, Path):

@@ -14,13 +14,10 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.build import run_build
 from pipelines.defs.circuits.assets import paca_circuit, round_robin_finals
 from pipelines.defs.circuits.reports import circuit_reports
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.years.assets import YEAR_ASSETS
-from pipelines.ingest.batch import IngestResult, ingest_files
-from pipelines.ingest.raw import read_raw
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.circuits import load_circuit_names, load_circuit_params
 from pipelines.reports.circuits.pages import render_circuit_page, write_year_reports, year_pages
@@ -32,17 +29,14 @@ from pipelines.resources import WarehouseResource
 from pipelines.staleness import YEARS
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
-from tests.conftest import PARAMETERS
+from tests.builds import build, materialise
+from tests.support import ingested
 from transforms.circuits import circuit_tables, with_circuit_codes
 from transforms.tables import Table, registry, table
 
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "circuits"
 YEAR = "2024"
 Edit = Callable[[str], str]
-
-
-def _ingest(folder: Path) -> IngestResult:
-    return ingest_files(read_raw(folder), params=PARAMETERS)
 
 
 def _examples(tmp_path: Path, edits: dict[str, Edit] | None = None) -> Path:
@@ -80,7 +74,7 @@ def _replace(old: str, new: str) -> Edit:
 
 
 def test_the_example_exports_load() -> None:
-    result = _ingest(EXAMPLES)
+    result = ingested(EXAMPLES)
     assert result.rejected == {}
     kinds = dict(result.log.select("path", "kinds").iter_rows())
     assert kinds["calendrier_PACA.csv"] == "circuit_calendar"
@@ -127,7 +121,7 @@ def test_a_calendar_with_french_headers_and_semicolons_loads(tmp_path: Path) -> 
     folder = tmp_path / "raw"
     folder.mkdir()
     (folder / "calendrier.csv").write_bytes(text.encode("cp1252"))
-    result = _ingest(folder)
+    result = ingested(folder)
     assert result.rejected == {}
     calendar = result.tables["circuit_calendar"]
     assert calendar.select("event_key", "status", "announced_on").rows() == [
@@ -355,7 +349,7 @@ BAD_CASES: list[tuple[str, dict[str, Edit], str, str]] = [
 def test_a_bad_export_is_rejected_with_a_french_message(
     tmp_path: Path, edits: dict[str, Edit], path: str, message: str
 ) -> None:
-    result = _ingest(_examples(tmp_path, edits))
+    result = ingested(_examples(tmp_path, edits))
     assert result.rejected.get(path) == message
     log = result.log.filter(pl.col("path") == path).row(0, named=True)
     assert (log["status"], log["message"]) == ("rejected", message)
@@ -368,7 +362,7 @@ def test_a_rejected_calendar_takes_its_circuit_s_results_with_it(tmp_path: Path)
     """The PACA results need their calendar: a calendar refused for a bad row refuses the
     tournaments it holds (and their games), never the other circuits' files."""
     edits = {CALENDAR_FILE: _replace("2024-05-02,announced", "2024-05-02,annoncé")}
-    result = _ingest(_examples(tmp_path, edits))
+    result = ingested(_examples(tmp_path, edits))
     assert sorted(result.rejected) == ["L2024-ORA.csv", "L2024-ORA_games.csv", CALENDAR_FILE]
     assert result.rejected["L2024-ORA_games.csv"].endswith(
         "le tournoi L2024-ORA n'a pas de résultats (son fichier de résultats manque ou a été "
@@ -381,12 +375,8 @@ def test_a_rejected_calendar_takes_its_circuit_s_results_with_it(tmp_path: Path)
 
 
 def _materialise(resource: WarehouseResource, instance: dg.DagsterInstance, year: str) -> None:
-    result = dg.materialize(
-        [paca_circuit, round_robin_finals, circuit_reports],
-        resources={"warehouse": resource},
-        instance=instance,
-        partition_key=year,
-    )
+    assets = [paca_circuit, round_robin_finals, circuit_reports]
+    result = materialise(assets, resource, partition=year, instance=instance)
     assert result.success
     checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
     assert checks == {"circuit_rankings_add_up": True, "masters_follow_the_pairing_table": True}
@@ -575,7 +565,7 @@ def test_a_year_without_circuits_still_has_its_index(example_site: Path, tmp_pat
 def test_pages_are_the_same_bytes_and_names_are_escaped(tmp_path: Path) -> None:
     evil = "<script>alert(1)</script>"
     raw = _examples(tmp_path, {"L2024-ORA.csv": _replace("Bonnet,Bruno", f"{evil},Bruno")})
-    assert _ingest(raw).rejected == {}
+    assert ingested(raw).rejected == {}
     resource = WarehouseResource(
         raw_dir=str(raw),
         warehouse_path=str(tmp_path / "w.duckdb"),
@@ -633,9 +623,7 @@ def test_a_generated_sample_fills_every_circuit_table(tmp_path: Path) -> None:
         [pl.read_csv(p, infer_schema=False) for p in sorted(raw.glob("*/calendrier_PACA_*.csv"))]
     )
     assert {"held", "announced", "cancelled"} <= set(calendar["status"].to_list())
-    summary = run_build(
-        raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None, pdf=False
-    )
+    summary = build(raw, tmp_path)
     assert summary.rejected == []
     assert summary.years_built == ["2021", "2022", "2023"]
     for t in _year_tables():

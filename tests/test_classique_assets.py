@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import dagster as dg
 import polars as pl
 import pytest
 
@@ -18,9 +17,9 @@ from pipelines.defs.classique.assets import (
     elo_history,
     elo_ranking,
 )
-from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import declared
+from tests.builds import materialise
+from tests.support import declared, games_frame
 
 D = dt.date.fromisoformat
 
@@ -101,26 +100,16 @@ def _results() -> pl.DataFrame:
 
 
 def _games() -> pl.DataFrame:
-    rows = [
-        ("T1", 1, "N", "L", 420, 380),
-        ("T1", 1, "S", "D", 400, 350),
-        ("T1", 2, "L", "S", 390, 390),
-        ("T1", 2, "N", "D", 300, 350),
-        ("T2", 1, "Q", "L", 450, 300),
-        ("T2", 1, "N", None, 50, 0),
-        ("T2", 2, "L", "N", 400, 390),
-    ]
-    return pl.DataFrame(
-        rows,
-        schema={
-            "tournament_id": pl.String,
-            "round": pl.Int64,
-            "player_id": pl.String,
-            "opponent_id": pl.String,
-            "player_score": pl.Int64,
-            "opponent_score": pl.Int64,
-        },
-        orient="row",
+    return games_frame(
+        [
+            ("T1", 1, "N", "L", 420, 380),
+            ("T1", 1, "S", "D", 400, 350),
+            ("T1", 2, "L", "S", 390, 390),
+            ("T1", 2, "N", "D", 300, 350),
+            ("T2", 1, "Q", "L", 450, 300),
+            ("T2", 1, "N", None, 50, 0),
+            ("T2", 2, "L", "N", 400, 390),
+        ]
     )
 
 
@@ -173,9 +162,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
             players=_players(),
         )
     )
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("season", ["2018-2019"])
-    result = dg.materialize(
+    result = materialise(
         [
             cote_history,
             elo_history,
@@ -184,13 +171,9 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
             cote_history_adds_up,
             elo_expected_matches_scores,
         ],
-        resources={
-            "warehouse": WarehouseResource(
-                warehouse_path=str(path), raw_dir=str(tmp / "raw"), reports_dir=str(tmp / "reports")
-            )
-        },
-        partition_key="2018-2019",
-        instance=instance,
+        path,
+        partition="2018-2019",
+        partitions={"season": ["2018-2019"]},
     )
     assert result.success
     checks = result.get_asset_check_evaluations()

@@ -16,6 +16,7 @@ from pipelines.reference.classique import (
     load_elo_params,
     load_elo_presets,
 )
+from tests.support import games_frame
 from transforms.elo import (
     EloCurve,
     EloError,
@@ -122,21 +123,6 @@ def test_k_rules() -> None:
     ]  # fmt: skip
 
 
-def _games(rows: list[tuple]) -> pl.DataFrame:
-    return pl.DataFrame(
-        rows,
-        schema={
-            "tournament_id": pl.String,
-            "round": pl.Int64,
-            "player_id": pl.String,
-            "opponent_id": pl.String,
-            "player_score": pl.Int64,
-            "opponent_score": pl.Int64,
-        },
-        orient="row",
-    )
-
-
 def _tournaments(*ids_dates: tuple[str, str], discipline: str = "classique") -> pl.DataFrame:
     return pl.DataFrame(
         {
@@ -173,7 +159,7 @@ def test_k_stays_10_after_reaching_2400() -> None:
     tournaments = _tournaments(("T1", "2019-01-05"), ("T2", "2019-02-05"), ("T3", "2019-03-05"))
     lists = _lists([("X", "2019-01-01", 2390, 100), ("Y", "2019-01-01", 2390, 100),
                     ("Z", "2019-01-01", 2000, 100)])  # fmt: skip
-    games = _games(
+    games = games_frame(
         [
             ("T1", 1, "X", "Y", 400, 300),  # X 2390 → 2400 (K 20, +10)
             ("T2", 1, "Z", "X", 420, 380),  # X loses to Z: K 10 now
@@ -205,7 +191,7 @@ def test_new_players_and_juniors() -> None:
         {"tournament_id": ["T2", "T2"], "player_id": ["J", "N"], "birth_year": [2003, None]},
         schema={"tournament_id": pl.String, "player_id": pl.String, "birth_year": pl.Int64},
     )
-    out = _by(elo_history(tournaments, _games(rows), lists, results, DEFAULT))
+    out = _by(elo_history(tournaments, games_frame(rows), lists, results, DEFAULT))
     assert out["T1", "A"]["k"] == 40 and out["T1", "A"]["games"] == 6
     assert out["T1", "B"]["k"] == 20
     assert out["T2", "A"]["k"] == 20  # 31 rated games before T2
@@ -228,7 +214,7 @@ def test_a_junior_who_reached_2400_then_fell_keeps_k_10() -> None:
         {"tournament_id": ["T1"], "player_id": ["J"], "birth_year": [2006]},
         schema={"tournament_id": pl.String, "player_id": pl.String, "birth_year": pl.Int64},
     )
-    games = _games(
+    games = games_frame(
         [
             ("T1", 1, "J", "Y", 400, 300),  # J 2390 → 2400 (K 20, +10)
             ("T2", 1, "Z", "J", 420, 380),  # J loses: K 10
@@ -248,7 +234,7 @@ def test_2400_on_an_older_list_is_not_forgotten() -> None:
     tournaments = _tournaments(("T1", "2019-03-05"))
     lists = _lists([("P", "2018-01-01", 2410, 100), ("P", "2019-01-01", 2350, 100),
                     ("Q", "2018-01-01", 2350, 100), ("Q", "2019-01-01", 2350, 100)])  # fmt: skip
-    out = _by(elo_history(tournaments, _games([("T1", 1, "P", "Q", 300, 310)]), lists,
+    out = _by(elo_history(tournaments, games_frame([("T1", 1, "P", "Q", 300, 310)]), lists,
                           NO_RESULTS, DEFAULT))  # fmt: skip
     assert out["T1", "P"]["rating_before"] == 2350 and out["T1", "P"]["k"] == 10
     assert out["T1", "Q"]["k"] == 20
@@ -264,19 +250,19 @@ def test_a_junior_until_31_december_of_the_year_they_turn_18() -> None:
         schema={"tournament_id": pl.String, "player_id": pl.String, "birth_year": pl.Int64},
     )
     rows = [("T1", 1, "J", "O", 300, 300), ("T2", 1, "J", "O", 300, 300)]
-    out = _by(elo_history(tournaments, _games(rows), lists, results, DEFAULT))
+    out = _by(elo_history(tournaments, games_frame(rows), lists, results, DEFAULT))
     assert out["T1", "J"]["k"] == 40
     assert out["T2", "J"]["k"] == 20
 
 
 def test_byes_and_both_sides_forms() -> None:
     tournaments = _tournaments(("T1", "2019-01-05"))
-    one_side = _games([("T1", 1, "A", "B", 400, 380), ("T1", 2, "C", None, 50, 0),
+    one_side = games_frame([("T1", 1, "A", "B", 400, 380), ("T1", 2, "C", None, 50, 0),
                        ("T1", 2, "A", "C", 300, 300)])  # fmt: skip
     both = pl.concat(
         [
             one_side,
-            _games([("T1", 1, "B", "A", 380, 400), ("T1", 2, "C", "A", 300, 300)]),
+            games_frame([("T1", 1, "B", "A", 380, 400), ("T1", 2, "C", "A", 300, 300)]),
         ]
     )
     lists = _lists([("A", "2019-01-01", 1500, 100), ("B", "2019-01-01", 1700, 100),
@@ -296,7 +282,7 @@ def test_fide_switches() -> None:
     tournaments = _tournaments(("T1", "2019-01-05"))
     lists = _lists([("A", "2019-01-01", 1500, 100), ("B", "2019-01-01", 2100, 100),
                     ("C", "2019-01-01", 1700, 100)])  # fmt: skip
-    games = _games([("T1", 1, "A", "B", 300, 400), ("T1", 2, "A", "C", 300, 300)])
+    games = games_frame([("T1", 1, "A", "B", 300, 400), ("T1", 2, "A", "C", 300, 300)])
     plain = _by(elo_history(tournaments, games, lists, NO_RESULTS, DEFAULT))
     fide = _by(elo_history(tournaments, games, lists, NO_RESULTS, FIDE))
     # Without the cap, 600 points counts as 600; with it, as 400.
@@ -312,11 +298,11 @@ def test_fide_switches() -> None:
 def test_fide_rounding_half_away_from_zero() -> None:
     tournaments = _tournaments(("T1", "2019-01-05"))
     lists = _lists([("A", "2019-01-01", 1500, 100), ("B", "2019-01-01", 1500, 100)])
-    games = _games([("T1", 1, "A", "B", 300, 300)])
+    games = games_frame([("T1", 1, "A", "B", 300, 300)])
     # A K of 15 on a draw at E = .5 is 0: use a win instead, 15 × .5 = 7.5 → 8 and −8.
     k15 = KRules(**{**K.__dict__, "k_default": 15})
     params = EloParams(curve=BASE10, k=k15, initial_rating=1500, round_change=True)
-    win = _games([("T1", 1, "A", "B", 400, 300)])
+    win = games_frame([("T1", 1, "A", "B", 400, 300)])
     out = _by(elo_history(tournaments, win, lists, NO_RESULTS, params))
     assert (out["T1", "A"]["delta"], out["T1", "B"]["delta"]) == (8.0, -8.0)
     draw = _by(elo_history(tournaments, games, lists, NO_RESULTS, params))
@@ -328,17 +314,17 @@ def test_missing_score_and_other_disciplines() -> None:
         [_tournaments(("T1", "2019-01-05")), _tournaments(("M1", "2019-01-06"), discipline="dcdl")]
     )
     lists = _lists([])
-    bad = _games([("T1", 3, "A", "B", None, 300)])
+    bad = games_frame([("T1", 3, "A", "B", None, 300)])
     with pytest.raises(EloError, match="T1, round 3"):
         elo_history(tournaments, bad, lists, NO_RESULTS, DEFAULT)
-    other = _games([("M1", 1, "A", "B", 3, 2)])
+    other = games_frame([("M1", 1, "A", "B", 3, 2)])
     assert elo_history(tournaments, other, lists, NO_RESULTS, DEFAULT).height == 0
 
 
 def test_rating_list_before_the_start_only() -> None:
     tournaments = _tournaments(("T1", "2019-01-05"))
     lists = _lists([("A", "2019-01-01", 1800, 100), ("A", "2019-01-05", 1900, 100)])
-    out = _by(elo_history(tournaments, _games([("T1", 1, "A", "B", 1, 0)]), lists, NO_RESULTS,
+    out = _by(elo_history(tournaments, games_frame([("T1", 1, "A", "B", 1, 0)]), lists, NO_RESULTS,
                           DEFAULT))  # fmt: skip
     assert out["T1", "A"]["rating_before"] == 1800
     assert out["T1", "B"]["rating_before"] == 1500
@@ -365,7 +351,7 @@ def test_a_later_season_starts_from_the_prior_state() -> None:
                     ("Y", "2019-01-01", 2390, 100)])  # fmt: skip
     rows = [("T1", r, "A", "Y", 300, 200) for r in range(1, 7)]
     rows += [("T2", 1, "X", "Y", 400, 300), ("T3", 1, "A", "X", 300, 350)]
-    games = _games(rows)
+    games = games_frame(rows)
     whole = elo_history(tournaments, games, lists, NO_RESULTS, DEFAULT)
     first = elo_history(tournaments.head(2), games, lists, NO_RESULTS, DEFAULT)
     second = elo_history(

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from pipelines.ingest.batch import ingest_files
-from pipelines.paths import PROJECT_ROOT
-from tests.conftest import PARAMETERS, PLAYERS, results_csv
+from tests.support import FIXTURES, PARAMETERS, PLAYERS, results_csv, write_evil_raw
+from tests.support import SAMPLE as SAMPLE_FOLDER
 
-FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
-SAMPLE = PROJECT_ROOT / "data" / "sample" / "2023-2024"
+SAMPLE = SAMPLE_FOLDER / "2023-2024"
 MUTANTS = 25
 
 
@@ -100,8 +99,7 @@ def test_mutated_files_never_stop_the_ingest(importer: str) -> None:
 def test_a_build_with_mutated_files_never_fails(tmp_path: Path) -> None:
     """Mutated files of every importer in one raw folder, with good ones: the build rejects
     what it must and builds the rest (exit status 0 or 1, never 2)."""
-    from pipelines.build import run_build
-    from tests.conftest import write_evil_raw
+    from tests.builds import build  # Dagster: this test only, not the ingest's fuzzing
 
     raw = write_evil_raw(tmp_path / "raw")
     rng = random.Random("fuzz-build")
@@ -113,7 +111,6 @@ def test_a_build_with_mutated_files_never_fails(tmp_path: Path) -> None:
             path.write_bytes(mutate(data, rng))
         for companion, content in companions.items():
             (raw / importer / Path(companion).name).write_bytes(content)
-    summary = run_build(raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None,
-                        pdf=False)  # fmt: skip
+    summary = build(raw, tmp_path)
     assert summary.exit_status in (0, 1)
     assert all(message.startswith(path) for path, message in summary.rejected)

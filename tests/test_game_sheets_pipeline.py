@@ -14,19 +14,18 @@ import polars as pl
 import pytest
 
 from classement.cli import main
-from pipelines.build import run_build
 from pipelines.defs.game_sheets.assets import TOPS_CHECK, game_sheet_audit
-from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
+from pipelines.ingest.batch import season_fingerprints
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.scoring import load_scoring_params
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html
 from pipelines.reports.sections.game_sheets import SECTION
-from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
 from simulator.extensions.game_sheets import misstated
-from tests.conftest import CALENDAR, PARAMETERS, declared
+from tests.builds import build, materialise
+from tests.support import CALENDAR, declared, ingested
 from transforms.scoring import (
     STATUS_OK,
     STATUS_SCORE_DIFFERS,
@@ -47,14 +46,9 @@ def _examples() -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(EXAMPLES.iterdir())}
 
 
-def _ingest(files: Mapping[str, str | bytes]) -> IngestResult:
-    data = {k: v.encode("utf-8") if isinstance(v, str) else v for k, v in files.items()}
-    return ingest_files(data, params=PARAMETERS)
-
-
 def _rejected(extra: Mapping[str, str | bytes]) -> dict[str, str]:
     """The rejections of the example folder plus `extra`; the example always loads."""
-    result = _ingest({**_examples(), **extra})
+    result = ingested({**_examples(), **extra})
     assert RESULTS not in result.rejected and SHEET not in result.rejected
     assert result.tables["game_sheets"].filter(pl.col("source_file") == SHEET).height == 7
     return result.rejected
@@ -73,7 +67,7 @@ def _results_csv(tid: str, discipline: str = "duplicate", games: int = 2) -> str
 
 
 def test_the_example_loads_into_game_sheets() -> None:
-    result = _ingest(_examples())
+    result = ingested(_examples())
     assert result.rejected == {}
     sheets = result.tables["game_sheets"]
     assert sheets.columns == table("game_sheets").column_names
@@ -90,7 +84,7 @@ def test_french_headers_semicolons_and_windows_1252() -> None:
         "EX-2008;1;2;S+AACDEF;FAÇADES;6F;96\r\n"
     ).encode("cp1252")
     files = {RESULTS: _examples()[RESULTS], "feuille.csv": french}
-    result = _ingest(files)
+    result = ingested(files)
     assert result.rejected == {}
     sheets = result.tables["game_sheets"]
     assert sheets["word"].to_list() == ["HANTEZ", "FAÇADES"]
@@ -110,7 +104,7 @@ def test_a_workbook_with_results_and_game_sheet() -> None:
     sheet.append(["S1", 1, 1, "AEHNTZS", "HANTEZ", "H7", 56])
     buffer = io.BytesIO()
     workbook.save(buffer)
-    result = _ingest({"S1.xlsx": buffer.getvalue()})
+    result = ingested({"S1.xlsx": buffer.getvalue()})
     assert result.rejected == {}
     assert result.tables["game_sheets"].row(0)[:7] == ("S1", 1, 1, "AEHNTZS", "HANTEZ", "H7", 56)
 
@@ -213,7 +207,7 @@ def test_what_a_move_says_is_left_to_the_audit() -> None:
         "EX-2008,1,2,AB3,ŒUF,H8,\n"  # not letters, rack with a digit, no score
         "EX-2008,1,4,AEHNTZS,HANTEZ,H7,57\n"  # after a missing move, stated off by one
     )
-    result = _ingest({RESULTS: _examples()[RESULTS], SHEET: sheet})
+    result = ingested({RESULTS: _examples()[RESULTS], SHEET: sheet})
     assert result.rejected == {}
     audit = audit_game_sheets(
         result.tables["game_sheets"], result.tables["tournaments"], PARAMS, season=SEASON
@@ -231,9 +225,9 @@ def test_what_a_move_says_is_left_to_the_audit() -> None:
 
 
 def test_a_changed_sheet_changes_its_season_fingerprint() -> None:
-    before = _ingest(_examples())
+    before = ingested(_examples())
     changed = _examples()[SHEET].replace(b"INDEX,9G,17", b"INDEX,9G,18")
-    after = _ingest({**_examples(), SHEET: changed})
+    after = ingested({**_examples(), SHEET: changed})
     fingerprints = [season_fingerprints(r.tables, CALENDAR).row(0) for r in (before, after)]
     assert fingerprints[0][0] == fingerprints[1][0] == SEASON
     assert fingerprints[0][1] != fingerprints[1][1]
@@ -244,7 +238,7 @@ def test_a_changed_sheet_changes_its_season_fingerprint() -> None:
 
 def _warehouse(tmp: Path, top_total: int) -> Path:
     """A warehouse holding the example's tournament (stating `top_total`) and sheet."""
-    result = _ingest(_examples())
+    result = ingested(_examples())
     tournaments = result.tables["tournaments"].with_columns(pl.lit(top_total).alias("top_total"))
     path = tmp / "w.duckdb"
     Warehouse(path).replace_tables(
@@ -254,19 +248,7 @@ def _warehouse(tmp: Path, top_total: int) -> Path:
 
 
 def _materialise(path: Path) -> dg.ExecuteInProcessResult:
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("season", [SEASON])
-    resource = WarehouseResource(
-        warehouse_path=str(path),
-        raw_dir=str(path.parent / "raw"),
-        reports_dir=str(path.parent / "reports"),
-    )
-    return dg.materialize(
-        [game_sheet_audit],
-        resources={"warehouse": resource},
-        partition_key=SEASON,
-        instance=instance,
-    )
+    return materialise([game_sheet_audit], path, partition=SEASON, partitions={"season": [SEASON]})
 
 
 def test_the_asset_writes_its_season_and_the_check_passes(tmp_path: Path) -> None:
@@ -437,7 +419,7 @@ def test_misstated_scores() -> None:
 def _generated_sheets(root: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The generated sheets and the tournaments of the generated folder, read back."""
     files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.*")}
-    result = ingest_files(files, params=PARAMETERS)
+    result = ingested(files)
     assert result.rejected == {}
     return result.tables["game_sheets"], result.tables["tournaments"]
 
@@ -472,7 +454,7 @@ def test_generated_sheets_add_up_to_their_top_total(tmp_path: Path) -> None:
 
 def _ingest_results(root: Path) -> pl.DataFrame:
     files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.*")}
-    return ingest_files(files, params=PARAMETERS).tables["results"]
+    return ingested(files).tables["results"]
 
 
 # --- a whole build -------------------------------------------------------------------
@@ -482,9 +464,7 @@ def _ingest_results(root: Path) -> pl.DataFrame:
 def test_a_generated_sample_builds_with_its_audit(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     generate(raw, GenerateConfig(seed=5, seasons=1, players=150, first_season=2022))
-    summary = run_build(
-        raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None, pdf=False
-    )
+    summary = build(raw, tmp_path)
     assert summary.rejected == []
     sheet_rows = sum(
         len(p.read_text(encoding="utf-8").splitlines()) - 1 for p in raw.rglob("*_game_sheet.csv")

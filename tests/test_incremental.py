@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.build import run_build
-from pipelines.warehouse import Warehouse
-from tests.conftest import C1_GAMES, PLAYERS, games_csv, results_csv
+from tests.builds import build
+from tests.support import C1_GAMES, PLAYERS, games_csv, results_csv, snapshot
 
 pytestmark = pytest.mark.slow
 
@@ -55,22 +54,6 @@ def _write(folder: Path, state: dict[str, tuple[int, int]]) -> None:
         (folder / name).write_text(EXPORTS[name](version, DATES[date]), encoding="utf-8")
 
 
-def _snapshot(root: Path) -> tuple[dict[str, list[tuple]], dict[str, bytes]]:
-    warehouse = Warehouse(root / "w.duckdb")
-    tables = {n: sorted(warehouse.table(n).rows(), key=repr) for n in warehouse.tables()}
-    reports = root / "reports"
-    pages = {
-        p.relative_to(reports).as_posix(): p.read_bytes()
-        for p in sorted(reports.rglob("*"))
-        if p.is_file()
-    }
-    return tables, pages
-
-
-def _build(raw: Path, root: Path) -> None:
-    run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
-
-
 @settings(
     max_examples=3,
     deadline=None,
@@ -85,7 +68,7 @@ def test_an_incremental_build_equals_a_fresh_one(
     state = {"C1.csv": (0, 0), "C1_games.csv": (0, 0), "D1.csv": (0, 0), "liste.csv": (0, 0)}
     raw = root / "raw"
     _write(raw, state)
-    _build(raw, root / "incremental")
+    build(raw, root / "incremental")
     for k, (operation, name) in enumerate(steps):
         version, date = state.get(name, (0, 0))
         if operation == "add":
@@ -97,7 +80,7 @@ def test_an_incremental_build_equals_a_fresh_one(
         elif operation == "redate" and name in state:
             state[name] = (version, 1 - date)
         _write(raw, state)
-        _build(raw, root / "incremental")
+        build(raw, root / "incremental")
         fresh = root / f"fresh-{k}"
-        _build(raw, fresh)
-        assert _snapshot(root / "incremental") == _snapshot(fresh), (k, operation, name, state)
+        build(raw, fresh)
+        assert snapshot(root / "incremental") == snapshot(fresh), (k, operation, name, state)

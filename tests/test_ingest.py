@@ -12,11 +12,7 @@ from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.errors import ExportError, of, quantity
 from pipelines.ingest.raw import quarantine, read_raw
 from pipelines.ingest.read import read_export
-from tests.conftest import PARAMETERS, PLAYERS, games_csv, results_csv
-
-
-def _ingest(raw: Path):
-    return ingest_files(read_raw(raw), params=PARAMETERS)
+from tests.support import PARAMETERS, PLAYERS, games_csv, ingested, results_csv
 
 
 def _status(result) -> dict[str, tuple[str, str | None]]:
@@ -31,7 +27,7 @@ def _assert_good_files_loaded(result) -> None:
 
 
 def test_valid_folder_loads_every_table(raw: Path) -> None:
-    result = _ingest(raw)
+    result = ingested(raw)
     assert result.rejected == {}
     tournaments = result.tables["tournaments"]
     assert tournaments["tournament_id"].to_list() == ["C1", "D1"]  # event order
@@ -48,7 +44,7 @@ def test_valid_folder_loads_every_table(raw: Path) -> None:
 
 def _reject_one(raw: Path, name: str, content: bytes) -> tuple[str, str | None]:
     (raw / "2023-2024" / name).write_bytes(content)
-    result = _ingest(raw)
+    result = ingested(raw)
     _assert_good_files_loaded(result)
     status = _status(result)[f"2023-2024/{name}"]
     assert status[0] == "rejected"
@@ -261,7 +257,7 @@ def test_rating_list_messages(raw: Path) -> None:
     )
     # Player 100 on 2023-08-31 is already in liste_2023-08-31.csv, the first file by path.
     (raw / "z_liste.csv").write_text("player_id,as_of,cote\n100,2023-08-31,1700\n")
-    result = _ingest(raw)
+    result = ingested(raw)
     assert _status(result)["z_liste.csv"] == (
         "rejected",
         "z_liste.csv, ligne 2, colonne « player_id » : le joueur 100 au 2023-08-31 figure déjà "
@@ -325,7 +321,7 @@ def test_workbook_with_title_rows_and_two_sheets(raw: Path) -> None:
         games.write_row(r, 0, line.split(","))
     book.close()
     (raw / "2023-2024" / "C2.xlsx").write_bytes(buffer.getvalue())
-    result = _ingest(raw)
+    result = ingested(raw)
     assert result.rejected == {}
     assert result.tables["results"].filter(pl.col("tournament_id") == "C2")["rank"].to_list() == [
         1,
@@ -352,12 +348,12 @@ def test_error_in_a_workbook_names_the_sheet_and_rejects_all_of_it(raw: Path) ->
         "2023-2024/C2.xlsx [feuille games], ligne 2, colonne « opponent_id » : le joueur 777 ne "
         "figure pas dans les résultats du tournoi C2"
     )
-    result = _ingest(raw)
+    result = ingested(raw)
     assert "C2" not in result.tables["tournaments"]["tournament_id"].to_list()
 
 
 def test_same_inputs_give_identical_tables(raw: Path) -> None:
-    first, second = _ingest(raw), _ingest(raw)
+    first, second = ingested(raw), ingested(raw)
     for name, frame in first.tables.items():
         assert frame.equals(second.tables[name]), name
     assert first.log.equals(second.log)
@@ -367,7 +363,7 @@ def test_same_inputs_give_identical_tables(raw: Path) -> None:
 def test_decimal_comma_and_separator(raw: Path, sep: str) -> None:
     text = f'player_id{sep}as_of{sep}elo\n300{sep}2024-01-01{sep}"1650,5"\n'
     (raw / "liste_b.csv").write_text(text, encoding="utf-8")
-    result = _ingest(raw)
+    result = ingested(raw)
     assert result.rejected == {}
     listed = result.tables["rating_lists"].filter(pl.col("player_id") == "300")
     assert listed["elo"].item() == 1650.5
@@ -536,7 +532,7 @@ def test_dense_ranks_are_renumbered_and_noted(raw: Path) -> None:
     """1, 1, 2 (dense ties) become 1, 1, 3, with a note in the ingest log; the file loads."""
     rows = [("201", "Petit", "Marc", 1), ("202", "Roux", "Léa", 1), ("203", "Vidal", "Noé", 2)]
     (raw / "2023-2024" / "C2.csv").write_text(results_csv("C2", rows), encoding="utf-8")
-    result = _ingest(raw)
+    result = ingested(raw)
     c2 = result.tables["results"].filter(pl.col("tournament_id") == "C2").sort("player_id")
     assert c2["rank"].to_list() == [1, 1, 3]
     assert _status(result)["2023-2024/C2.csv"] == (
@@ -601,7 +597,7 @@ def test_players_known_by_one_name_load_from_csv_and_xlsx(raw: Path) -> None:
         sheet.write_row(r, 0, line.split(","))
     book.close()
     (raw / "2023-2024" / "C3.xlsx").write_bytes(buffer.getvalue())
-    result = _ingest(raw)
+    result = ingested(raw)
     assert result.rejected == {}
     players = result.tables["players"].filter(pl.col("player_id").is_in(["201", "202"]))
     assert players.select("player_id", "last_name", "first_name").sort("player_id").rows() == [
@@ -619,7 +615,7 @@ def test_a_one_name_player_in_an_aupair_file(raw: Path) -> None:
         "*** END OF FILE ***\n"
     )
     (raw / "2023-2024" / "kl24.tou").write_text(tou, encoding="utf-8")
-    result = _ingest(raw)
+    result = ingested(raw)
     assert result.rejected == {}
     players = result.tables["players"].filter(pl.col("player_id").str.starts_with("WESPA:"))
     assert sorted(players.select("last_name", "first_name").rows(), key=str) == sorted(
@@ -632,7 +628,7 @@ def test_an_unknown_classique_category_rejects_the_file(raw: Path) -> None:
     (or the file states bonus_m, pj_min and pj_max)."""
     text = results_csv("C2", C2, category="Régional")
     (raw / "2023-2024" / "C2.csv").write_text(text, encoding="utf-8")
-    result = ingest_files(read_raw(raw), params=PARAMETERS)
+    result = ingested(raw)
     assert result.rejected == {
         "2023-2024/C2.csv": "2023-2024/C2.csv, ligne 2, colonne « category » : la catégorie "
         "« Régional » du tournoi classique C2 est inconnue : utilisez l'une de homologue, "
@@ -646,7 +642,7 @@ def test_a_game_without_scores_nor_result_rejects_the_file(raw: Path) -> None:
         games_csv("C1", [(1, "100", "101", "", ""), (1, "102", "103", 400, 399)]),
         encoding="utf-8",
     )
-    result = _ingest(raw)
+    result = ingested(raw)
     assert result.rejected["2023-2024/C1_games.csv"] == (
         "2023-2024/C1_games.csv, ligne 2, colonne « player_score » : la partie de 100 contre 101 "
         "n'a ni les deux scores ni le résultat (player_result : 1, 0.5 ou 0) : l'Elo ne peut "
@@ -659,7 +655,7 @@ def test_the_cache_reads_only_changed_files_and_gives_the_same_result(
 ) -> None:
     from pipelines.ingest import cache
 
-    fresh = ingest_files(read_raw(raw), params=PARAMETERS)
+    fresh = ingested(raw)
     first = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=tmp_path / "cache")
     read: list[str] = []
     original = Path.read_bytes
@@ -680,7 +676,7 @@ def test_the_cache_reads_only_changed_files_and_gives_the_same_result(
         assert first.tables[name].equals(frame), name
         assert again.tables[name].equals(frame), name
     assert first.log.equals(fresh.log) and again.log.equals(fresh.log)
-    everything = ingest_files(read_raw(raw), params=PARAMETERS)
+    everything = ingested(raw)
     for name, frame in everything.tables.items():
         assert changed.tables[name].equals(frame), name
     assert changed.log.equals(everything.log)

@@ -12,11 +12,9 @@ import openpyxl
 import polars as pl
 import pytest
 
-from pipelines.build import run_build
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.mort_subite.assets import PLACED_CHECK, mort_subite_challenge
-from pipelines.ingest.batch import IngestResult, ingest_files, season_fingerprints
-from pipelines.ingest.raw import read_raw
+from pipelines.ingest.batch import season_fingerprints
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.seasons import load_calendar
 from pipelines.reports.data import ReportData
@@ -28,7 +26,8 @@ from pipelines.reports.sections.mort_subite import SECTION
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
-from tests.conftest import PARAMETERS
+from tests.builds import build
+from tests.support import ingested
 
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "mort_subite"
 CALENDAR = load_calendar(REFERENCE_DIR)
@@ -39,10 +38,6 @@ EVIL_HOST = "Festival <b>&</b> Spa"
 
 def example_files() -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(EXAMPLES.glob("*.csv"))}
-
-
-def ingested(files: dict[str, bytes]) -> IngestResult:
-    return ingest_files(files, params=PARAMETERS)
 
 
 def lines(files: dict[str, bytes], name: str) -> list[str]:
@@ -320,7 +315,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     instance = dg.DagsterInstance.ephemeral()
     assert dg.materialize([ingest], resources={"warehouse": resource}, instance=instance).success
-    assert ingested(read_raw(raw)).rejected == {}
+    assert ingested(raw).rejected == {}
     instance.add_dynamic_partitions("season", ["2023-2024"])
     for season in ("2023-2024", SEASON):
         result = dg.materialize(
@@ -460,7 +455,7 @@ def test_the_generator_writes_rounds_and_a_final_deterministically(tmp_path: Pat
     assert any(name.endswith("_coups.csv") for name in written)
     for name in written:
         assert (season / name).read_bytes() == (tmp_path / "b" / "2022-2023" / name).read_bytes()
-    result = ingested(read_raw(tmp_path / "a"))
+    result = ingested(tmp_path / "a")
     assert not [p for p in result.rejected if "/MS" in p], result.rejected
     assert result.tables["mort_subite_players"]["final"].max() == 1
 
@@ -469,9 +464,7 @@ def test_the_generator_writes_rounds_and_a_final_deterministically(tmp_path: Pat
 def test_a_generated_sample_builds_with_its_rounds(tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     generate(raw, GenerateConfig(seed=2026, seasons=2, players=700, first_season=2023))
-    summary = run_build(
-        raw, tmp_path / "w.duckdb", tmp_path / "reports", emit=lambda _: None, pdf=False
-    )
+    summary = build(raw, tmp_path)
     assert summary.rejected == []
     wh = Warehouse(tmp_path / "w.duckdb")
     rounds = wh.read(

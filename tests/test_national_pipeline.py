@@ -32,9 +32,9 @@ from pipelines.reports.player_blocks.national import BLOCK
 from pipelines.reports.section import Chart
 from pipelines.reports.sections.data_quality import SECTION as QUALITY_SECTION
 from pipelines.reports.sections.national import SECTION
-from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import EVIL, PARAMETERS, declared
+from tests.builds import materialise
+from tests.support import EVIL, PARAMETERS, declared
 from transforms.national import licensee_rows_check
 from transforms.quality import unknown_federations_and_countries
 
@@ -136,7 +136,6 @@ def built(
     )
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("season", [S1, S2])
-    resources = {"warehouse": WarehouseResource(warehouse_path=str(path))}
     assets = [
         duplicate_event_scores,
         series_standings,
@@ -145,7 +144,7 @@ def built(
         data_quality_notes,
     ]
     runs = {
-        season: dg.materialize(assets, partition_key=season, instance=instance, resources=resources)
+        season: materialise(assets, path, partition=season, instance=instance)
         for season in (S1, S2)
     }
     return path, runs

@@ -15,7 +15,7 @@ from pipelines.defs.jobs import nightly_build, raw_exports_sensor
 from pipelines.ingest.raw import reason_note
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import PLAYERS, results_csv
+from tests.support import PLAYERS, results_csv, tree_hashes
 
 pytestmark = pytest.mark.slow
 
@@ -25,14 +25,6 @@ BASE_TABLES = ["ingest_log", "tournaments", "players", "results", "games", "rati
 def _tables(path: Path) -> dict[str, pl.DataFrame]:
     warehouse = Warehouse(path)
     return {name: warehouse.table(name) for name in warehouse.tables()}
-
-
-def _hashes(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def test_ingest_assets_materialise_into_a_temporary_warehouse(resource: WarehouseResource) -> None:
@@ -70,7 +62,7 @@ def _build(raw: Path, out: Path) -> int:
 def test_build_is_idempotent_and_leaves_raw_files_alone(
     raw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = _hashes(raw)
+    before = tree_hashes(raw)
     assert _build(raw, tmp_path / "a") == 0
     out = capsys.readouterr().out
     assert "exports lus : 4, refusés : 0" in out
@@ -83,7 +75,7 @@ def test_build_is_idempotent_and_leaves_raw_files_alone(
     assert first.keys() == second.keys()
     for name in first:
         assert first[name].equals(second[name]), name
-    assert _hashes(raw) == before
+    assert tree_hashes(raw) == before
 
 
 def test_a_re_exported_tournament_replaces_its_earlier_version(raw: Path, tmp_path: Path) -> None:
@@ -129,7 +121,7 @@ def test_a_failed_build_leaves_the_previous_warehouse_intact(
     assert _build(raw, tmp_path) == 0
     warehouse = tmp_path / "w.duckdb"
     before = hashlib.sha256(warehouse.read_bytes()).hexdigest()
-    pages = _hashes(tmp_path / "reports")
+    pages = tree_hashes(tmp_path / "reports")
     # A new tournament, and a rule that fails on it after the ingest and the series.
     (raw / "2023-2024" / "C7.csv").write_text(
         results_csv("C7", PLAYERS, date="2024-03-01"), encoding="utf-8"
@@ -145,7 +137,7 @@ def test_a_failed_build_leaves_the_previous_warehouse_intact(
     assert "La construction a échoué ; l'entrepôt et les rapports précédents sont inchangés" in err
     assert "C7" in err
     assert hashlib.sha256(warehouse.read_bytes()).hexdigest() == before
-    assert _hashes(tmp_path / "reports") == pages
+    assert tree_hashes(tmp_path / "reports") == pages
     leftovers = {p.name for p in tmp_path.iterdir()}
     # The ingest cache keeps each file's reading (never the warehouse's content).
     assert leftovers == {"raw", "w.duckdb", "w.duckdb.lock", "w.duckdb.cache", "reports"}

@@ -4,7 +4,6 @@ what a fresh build of the same folder gives."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -12,27 +11,14 @@ from pathlib import Path
 import pytest
 
 import pipelines.build as build
-from pipelines.build import run_build
 from pipelines.build_state import STATE_FILE, load_state
 from pipelines.reports.html import player_filename
 from pipelines.reports.player_pages import DIGESTS_FILE
 from pipelines.resources import default_cache
-from tests.conftest import results_csv
+from tests.builds import build as _build  # `build`: the module, patched below
+from tests.support import results_csv, tree_hashes
 
 pytestmark = pytest.mark.slow
-
-
-def _hashes(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
-def _build(raw: Path, out: Path, lines: list[str] | None = None) -> build.BuildSummary:
-    sink = lines if lines is not None else []
-    return run_build(raw, out / "w.duckdb", out / "reports", emit=sink.append, pdf=False)
 
 
 def _no_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,7 +33,7 @@ def test_a_build_with_nothing_changed_runs_no_job(
 ) -> None:
     first = _build(raw, tmp_path)
     warehouse = (tmp_path / "w.duckdb").read_bytes()
-    pages = _hashes(tmp_path / "reports")
+    pages = tree_hashes(tmp_path / "reports")
     state = load_state(default_cache(tmp_path / "w.duckdb"))
     assert state is not None and state.summary["ingested"] == first.ingested
 
@@ -62,7 +48,7 @@ def test_a_build_with_nothing_changed_runs_no_job(
     )
     assert second.seasons_built == [] and second.years_built == []
     assert (tmp_path / "w.duckdb").read_bytes() == warehouse
-    assert _hashes(tmp_path / "reports") == pages
+    assert tree_hashes(tmp_path / "reports") == pages
 
 
 @pytest.mark.parametrize("change", ["edit", "touch", "add", "remove", "report", "warehouse"])
@@ -148,7 +134,7 @@ def test_a_new_tournament_renders_only_its_players_pages(raw: Path, tmp_path: Pa
 
     fresh = tmp_path / "fresh"
     _build(raw, fresh)
-    assert _hashes(folder) == _hashes(fresh / "reports" / "joueurs")
+    assert tree_hashes(folder) == tree_hashes(fresh / "reports" / "joueurs")
 
 
 def test_a_deleted_player_page_is_written_again(raw: Path, tmp_path: Path) -> None:

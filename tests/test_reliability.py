@@ -19,11 +19,7 @@ from pipelines.reports.pdf import ChromiumMissingError, chromium_path
 from pipelines.warehouse import Warehouse
 from tests.broken_exports import BROKEN
 from tests.builds import build
-from tests.support import FIXTURES, PLAYERS, ingest, results_csv, snapshot
-
-
-def _ingest(raw: Path):
-    return ingest(raw, refused=True)
+from tests.support import FIXTURES, PLAYERS, ingested, results_csv, snapshot
 
 
 @pytest.mark.parametrize(("name", "content", "message"), BROKEN, ids=[b[0] for b in BROKEN])
@@ -38,7 +34,7 @@ def test_a_broken_file_is_rejected_by_name_and_the_others_load(
             (FIXTURES / "tsh/open-lyon-2024/config.tsh").read_bytes()
         )
     (folder / name).write_bytes(content)
-    result = _ingest(raw)
+    result = ingested(raw, refused=True)
     key = (folder / name).relative_to(raw).as_posix()
     assert set(result.rejected) == {key}
     assert result.rejected[key].startswith(key + message), result.rejected[key]
@@ -56,7 +52,7 @@ def test_links_out_of_the_raw_folder_and_names_that_are_not_utf8(raw: Path, tmp_
     bad_name = os.fsencode(raw / "2023-2024") + b"/r\xe9sultats.csv"
     with open(bad_name, "wb") as handle:
         handle.write(results_csv("C9", PLAYERS).encode())
-    result = _ingest(raw)
+    result = ingested(raw, refused=True)
     assert result.rejected["2023-2024/link.csv"].startswith(
         "2023-2024/link.csv : ce lien mène hors du dossier des exports"
     )
@@ -80,7 +76,7 @@ def test_an_unforeseen_failure_in_a_parser_rejects_that_file_only(
         (FIXTURES / "wespa/2006/NZL/TT2006.tou").read_bytes()
     )
     monkeypatch.setattr(aupair, "parse", explode)
-    result = _ingest(raw)
+    result = ingested(raw, refused=True)
     assert result.rejected == {
         "2023-2024/event.tou": "2023-2024/event.tou : le fichier n'a pas pu être lu (index out "
         "of range) : vérifiez qu'il s'agit bien d'un export de tournoi, enregistré de nouveau "

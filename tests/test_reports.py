@@ -10,7 +10,6 @@ from pathlib import Path
 import dagster as dg
 from plotly.offline import get_plotlyjs
 
-from pipelines.build import run_build
 from pipelines.defs.reports.assets import season_report
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename, safe_json
@@ -18,7 +17,8 @@ from pipelines.reports.season import render_season_report
 from pipelines.reports.sections import discover
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import EVIL, EVIL_EVENT, EVIL_FIRST, SEASON, write_evil_raw
+from tests.builds import build
+from tests.support import EVIL, EVIL_EVENT, EVIL_FIRST, SEASON, write_evil_raw
 
 
 class _Scan(HTMLParser):
@@ -175,13 +175,7 @@ def test_every_section_present(evil_site: Path) -> None:
 def test_same_warehouse_same_bytes(evil_site: Path, tmp_path: Path) -> None:
     """A second build of the same exports writes byte-identical pages."""
     again = tmp_path / "again"
-    run_build(
-        write_evil_raw(tmp_path / "raw"),
-        again / "w.duckdb",
-        again / "reports",
-        emit=lambda _: None,
-        pdf=False,
-    )
+    build(write_evil_raw(tmp_path / "raw"), again)
     first = evil_site / "reports"
     pages = sorted(p.relative_to(first) for p in first.rglob("*.html"))
     assert len(pages) >= 7

@@ -12,7 +12,7 @@ from playwright import sync_api
 
 from pipelines.reports.html import player_filename
 from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
-from tests.conftest import EVIL, SEASON, write_evil_raw
+from tests.support import EVIL, PLAYERS, SEASON, results_csv, write_evil_raw
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
 pytestmark = pytest.mark.slow
@@ -169,15 +169,14 @@ OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 @pytest.fixture(scope="module")
 def refused_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny site built with one export rejected (a rank written « ex »)."""
-    from pipelines.build import run_build
-    from tests.conftest import PLAYERS, results_csv
+    from tests.builds import build  # Dagster: only for this fixture's build
 
     root = tmp_path_factory.mktemp("refused")
     raw = write_evil_raw(root / "raw")
     lines = results_csv("C3", PLAYERS, date="2024-04-14").splitlines()
     lines[2] = lines[2].replace(",2,open,", ",ex,open,")
     (raw / SEASON / "C3.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    summary = run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
+    summary = build(raw, root)
     assert [path for path, _ in summary.rejected] == [f"{SEASON}/C3.csv"]
     return root / "reports"
 

@@ -6,7 +6,7 @@ import polars as pl
 
 from pipelines.ingest.batch import ingest_files
 from pipelines.paths import PROJECT_ROOT
-from tests.conftest import PARAMETERS
+from tests.support import PARAMETERS
 
 EXAMPLE = PROJECT_ROOT / "docs" / "examples" / "reports" / "liste_2024-06-30.csv"
 

@@ -20,7 +20,7 @@ from pipelines.reports.html import count_of, player_filename
 from pipelines.reports.labels import category_label, series_long
 from pipelines.reports.page import Rejected, generation_line, notice
 from pipelines.warehouse import Warehouse
-from tests.conftest import CALENDAR, PARAMETERS, PLAYERS, results_csv
+from tests.support import CALENDAR, PARAMETERS, PLAYERS, results_csv
 
 # --------------------------------------------------------------------------- attribution
 

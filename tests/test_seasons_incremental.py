@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.build import run_build
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
+from tests.builds import build
 
 pytestmark = pytest.mark.slow
 
@@ -38,16 +38,16 @@ def test_a_new_season_builds_alone(tmp_path: Path) -> None:
     shutil.move(raw / "2025-2026", held_back)
     warehouse = tmp_path / "w.duckdb"
 
-    first = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None, pdf=False)
+    first = build(raw, tmp_path)
     assert first.seasons_built == ["2023-2024", "2024-2025"]
     before = {s: _season_rows(warehouse, s) for s in first.seasons_built}
     assert all(f.height for f in before["2024-2025"].values())
 
-    unchanged = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None, pdf=False)
+    unchanged = build(raw, tmp_path)
     assert unchanged.seasons_built == []
 
     shutil.move(held_back, raw / "2025-2026")
-    second = run_build(raw, warehouse, tmp_path / "reports", emit=lambda _: None, pdf=False)
+    second = build(raw, tmp_path)
     assert second.seasons_built == ["2025-2026"]
     for season, tables in before.items():
         after = _season_rows(warehouse, season)

@@ -18,9 +18,9 @@ from pipelines.defs.series.assets import (
 )
 from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.series import load_series_params, load_series_quotas
-from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from tests.conftest import declared
+from tests.builds import materialise
+from tests.support import declared
 from transforms.series_provisional import provisional_as_of, provisional_classification
 
 S1, S2 = "2022-2023", "2023-2024"
@@ -168,15 +168,14 @@ def built(tmp_path: Path) -> tuple[Warehouse, dict[str, dg.ExecuteInProcessResul
     )
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("season", [S1, S2])
-    resources = {"warehouse": WarehouseResource(warehouse_path=str(path))}
     assets = [duplicate_event_scores, series_standings, series_classification]
     runs: dict[str, dg.ExecuteInProcessResult] = {}
-    runs[S1] = dg.materialize(assets, partition_key=S1, instance=instance, resources=resources)
+    runs[S1] = materialise(assets, path, partition=S1, instance=instance)
     runs["snapshot"] = {
         t: wh.read(f'SELECT * FROM "{t}" WHERE season = ?', [S1])  # type: ignore[assignment]
         for t in SERIES_TABLES
     }
-    runs[S2] = dg.materialize(assets, partition_key=S2, instance=instance, resources=resources)
+    runs[S2] = materialise(assets, path, partition=S2, instance=instance)
     return wh, runs
 
 

@@ -18,8 +18,8 @@ from pipelines.reference.federations import load_federations
 from pipelines.reports.data import ReportData
 from pipelines.reports.section import Chart
 from pipelines.reports.sections.comparison import SECTION
-from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
+from tests.builds import materialise
 from transforms.calendar import SeasonCalendar
 from transforms.series_comparison import (
     agreement_summary,
@@ -306,10 +306,7 @@ def _warehouse(path: Path) -> Warehouse:
 
 
 def _materialise(instance: dg.DagsterInstance, path: Path, season: str):
-    resources = {"warehouse": WarehouseResource(warehouse_path=str(path))}
-    return dg.materialize(
-        [series_comparison], partition_key=season, instance=instance, resources=resources
-    )
+    return materialise([series_comparison], path, partition=season, instance=instance)
 
 
 def test_asset_writes_its_season(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ def test_the_elo_engine_with_the_wespa_preset_reproduces_exp() -> None:
     from pipelines.ingest.batch import ingest_files
     from pipelines.paths import REFERENCE_DIR
     from pipelines.reference.classique import load_elo_params
-    from tests.conftest import PARAMETERS
+    from tests.support import PARAMETERS
     from transforms.elo import elo_history
 
     players = st1_players(TT2006.with_suffix(".ST1"))

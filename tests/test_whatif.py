@@ -18,7 +18,6 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from classement.cli import main
-from pipelines.build import run_build
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.bundle import load_parameters
 from pipelines.resources import WarehouseResource
@@ -31,7 +30,8 @@ from pipelines.whatif.run import WhatIfOutputs, run_whatif, series_counts
 from pipelines.whatif.settings.model import WhatIfError
 from pipelines.whatif.settings.registry import registry
 from pipelines.whatif.settings.scenario import prepare
-from tests.whatif_world import SEASON, SERIES_ONE, changed_reference, write_world
+from tests.builds import build
+from tests.whatif_world import SEASON, SERIES_ONE, changed_reference
 from transforms import whatif
 from transforms.calendar import ordered_events
 
@@ -50,13 +50,10 @@ def _digest(path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    """The hand-made federation, built once with the parameters of data/reference."""
-    root = tmp_path_factory.mktemp("whatif-world")
-    raw = write_world(root / "raw")
-    summary = run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
-    assert summary.rejected == [], summary.rejected
-    return World(raw, root / "w.duckdb", root / "reports")
+def world(whatif_site: Path) -> World:
+    """The hand-made federation, built once with the parameters of data/reference (the
+    session's build, shared with the what-if browser tests: only read)."""
+    return World(whatif_site / "raw", whatif_site / "w.duckdb", whatif_site / "reports")
 
 
 def _whatif(world: World, out: Path, *settings: str, pdf: bool = False) -> WhatIfOutputs:
@@ -68,14 +65,7 @@ def _whatif(world: World, out: Path, *settings: str, pdf: bool = False) -> WhatI
 def _rebuild(world: World, root: Path, edits: dict[str, list[tuple[str, str]]]) -> Path:
     """A from-scratch build of the same exports under a reference folder edited by hand."""
     reference = changed_reference(root / "reference", edits)
-    summary = run_build(
-        world.raw,
-        root / "w.duckdb",
-        root / "reports",
-        emit=lambda _: None,
-        pdf=False,
-        reference_dir=reference,
-    )
+    summary = build(world.raw, root, reference_dir=reference)
     assert summary.rejected == []
     return root / "w.duckdb"
 

@@ -11,10 +11,9 @@ import polars as pl
 import pytest
 from playwright import sync_api
 
-from pipelines.build import run_build
 from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
 from pipelines.whatif.run import WhatIfOutputs, run_whatif
-from tests.whatif_world import SEASON, write_world
+from tests.whatif_world import SEASON
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
 pytestmark = pytest.mark.slow
@@ -36,18 +35,16 @@ LISTS = """() => Array.from(document.querySelectorAll('div.changes')).map(div =>
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> WhatIfOutputs:
-    """A what-if of the hand-made federation changing a quota, the minimum divisor and a
-    series equivalence: series, national series, bars, cote and its chain all move."""
-    root = tmp_path_factory.mktemp("whatif-browser")
-    raw = write_world(root / "raw")
-    run_build(raw, root / "w.duckdb", root / "reports", emit=lambda _: None, pdf=False)
+def outputs(whatif_site: Path, tmp_path_factory: pytest.TempPathFactory) -> WhatIfOutputs:
+    """A what-if of the hand-made federation (the session's build, only read) changing a
+    quota, the minimum divisor and a series equivalence: series, national series, bars,
+    cote and its chain all move."""
     return run_whatif(
-        root / "w.duckdb",
+        whatif_site / "w.duckdb",
         SEASON,
         ["series.quotas.*.1=2", "series.min_divisor=10", "cote.series_equivalence.1=2800"],
-        out_dir=root / "whatif",
-        reports_dir=root / "reports",
+        out_dir=tmp_path_factory.mktemp("whatif-browser") / "whatif",
+        reports_dir=whatif_site / "reports",
         pdf=False,
     )
 
