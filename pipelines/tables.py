@@ -3,6 +3,7 @@ asset's `dagster/column_schema`, and the tables part of `docs/warehouse.md`."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -100,7 +101,5 @@ def write_warehouse_doc(path: Path) -> bool:
 
 
 if __name__ == "__main__":  # `make docs`
-    import sys
-
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/warehouse.md")
     print(f"{target}: {'updated' if write_warehouse_doc(target) else 'up to date'}")

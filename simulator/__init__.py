@@ -52,6 +52,8 @@ from pathlib import Path
 import numpy as np
 
 from pipelines.ingest.schema import DISCIPLINES
+from pipelines.paths import REFERENCE_DIR
+from pipelines.reference.seasons import load_calendar
 from simulator.columns import RATING_LIST_COLUMNS
 from simulator.extensions import SeasonContext, extensions
 from simulator.season import GenerateConfig, Simulator
@@ -79,10 +81,6 @@ class GenerateSummary:
 
 def default_calendar() -> SeasonCalendar:
     """The project's season calendar (`data/reference/seasons.yaml`)."""
-    # imported here: the resources module loads Dagster, which the simulator does not need
-    from pipelines.paths import REFERENCE_DIR
-    from pipelines.reference.seasons import load_calendar
-
     return load_calendar(REFERENCE_DIR)
 
 

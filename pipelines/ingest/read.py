@@ -11,14 +11,18 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePath
 
 import polars as pl
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 
 from pipelines.ingest.errors import ExportError, quantity
+from pipelines.ingest.formats import detect_format, format_module
 from pipelines.ingest.kinds import export_kinds
 from pipelines.ingest.schema import Kind, normalise_header
 from pipelines.ingest.text import decode
@@ -228,8 +232,6 @@ def _rows_of_sheet(
     for number, (row, formula_row) in enumerate(zip(values, formulas, strict=False), start=1):
         for column, (value, formula) in enumerate(zip(row, formula_row, strict=False), start=1):
             if value is None and isinstance(formula, str) and formula.startswith("="):
-                from openpyxl.utils import get_column_letter
-
                 raise ExportError(
                     where,
                     f"la cellule {get_column_letter(column)}{number} contient la formule "
@@ -245,10 +247,6 @@ def _rows_of_sheet(
 
 def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
     """An XLSX workbook: one sheet per kind; title rows above the header are skipped."""
-    import zipfile
-
-    from openpyxl import load_workbook
-
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unzipped = sum(info.file_size for info in archive.infolist())
@@ -333,8 +331,6 @@ def read_export(
     """Dispatch on the file's format: tournament software (AUPAIR `.tou`, TSH `.t`, the
     FFSc ranking) by detection, else our CSV/XLSX. `companions` holds the files a format
     reads beside the export (TSH's `config.tsh`), keyed by path."""
-    from pipelines.ingest.formats import detect_format, format_module
-
     suffix = PurePath(name).suffix.lower()
     if not data:
         raise ExportError(name, "le fichier est vide")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from functools import cached_property
 from pathlib import Path
 
 import polars as pl
 
+from pipelines.paths import DEFAULT_WAREHOUSE
 from pipelines.reference.bundle import Parameters, load_parameters
+from pipelines.reports.html import fmt_date, fmt_number
 from pipelines.reports.page import Rejected
 from pipelines.warehouse import Warehouse
 from transforms.calendar import ordered_events
@@ -25,10 +28,6 @@ def notebook_warehouse(path: str | Path | None = None) -> Path:
     """The warehouse a notebook reads: `path`, else `CLASSEMENT_WAREHOUSE`, else the
     project's `data/warehouse.duckdb` — an absolute path, whatever folder the notebook was
     started from; a clear French error when there is no such file (never empty tables)."""
-    import os
-
-    from pipelines.paths import DEFAULT_WAREHOUSE
-
     chosen = Path(path or os.environ.get("CLASSEMENT_WAREHOUSE") or DEFAULT_WAREHOUSE)
     resolved = chosen.expanduser().resolve()
     if not resolved.is_file():
@@ -48,8 +47,6 @@ def display_frame(
     """A frame for readers (the notebooks): the `columns` kept, renamed to their French
     label, numbers in French format (`decimals` per column, 0 by default: thin space
     between thousands, decimal comma), dates as 15/01/2025."""
-    from pipelines.reports.html import fmt_date, fmt_number
-
     places = decimals or {}
     out: dict[str, list[object]] = {}
     for name, label in columns.items():

@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from pipelines.build_state import code_digest
 from pipelines.reports.charts import axis, base_layout, cote_trajectories, elo_trajectories
 from pipelines.reports.charts import line_trace as _line
 from pipelines.reports.data import ReportData
@@ -47,6 +48,7 @@ from pipelines.reports.player_blocks import discover as discover_blocks
 from pipelines.reports.section import Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
 from transforms.calendar import next_season
+from transforms.series import event_coefficients
 from transforms.series_labels import SERIES_ORDER, series_level
 
 SERIES_STEPS = {label: step for step, label in enumerate(SERIES_ORDER)}
@@ -79,8 +81,6 @@ class _PlayerData:
 
 
 def _event_weights(data: ReportData) -> dict[str, tuple[str, dt.date | None, float]]:
-    from transforms.series import event_coefficients
-
     params = data.params.series
     events = data.tournaments()
     weights = dict(event_coefficients(events, params).iter_rows())
@@ -760,8 +760,6 @@ def write_player_pages(
     """Write `joueurs/<licence>.html` for every player whose page changed (`page_digests`)
     or is missing; remove pages of players gone. `progress(done, total)` is called as
     pages are rendered."""
-    from pipelines.build_state import code_digest
-
     d = _load(data)
     folder = reports / PLAYERS_DIR
     folder.mkdir(parents=True, exist_ok=True)

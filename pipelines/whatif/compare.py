@@ -15,7 +15,14 @@ from pipelines.reference.series import load_series_params
 from pipelines.reports.html import fmt_number, fmt_signed
 from pipelines.reports.labels import CRITERIA, NATIONAL_RULES, national_value
 from pipelines.warehouse import Warehouse
-from pipelines.whatif.compute import Families, SeasonTables, families_for, recompute, stored
+from pipelines.whatif.compute import (
+    Families,
+    SeasonTables,
+    families_for,
+    recompute,
+    seasons_up_to,
+    stored,
+)
 from pipelines.whatif.settings.model import Scenario
 from transforms import whatif
 
@@ -356,8 +363,6 @@ class Comparison:
 
 def compare(wh: Warehouse, season: str, scenario: Scenario, names: dict[str, str]) -> Comparison:
     """Recompute the families the scenario's changed files feed and compare."""
-    from pipelines.whatif.compute import seasons_up_to
-
     seasons = tuple(seasons_up_to(wh, season))
     families = families_for(scenario.files)
     before = stored(wh, season)

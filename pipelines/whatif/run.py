@@ -20,6 +20,7 @@ from pipelines.reports.data import ReportData
 from pipelines.reports.glossary import render_glossary
 from pipelines.reports.html import write_atomic
 from pipelines.reports.page import GLOSSARY_PAGE
+from pipelines.reports.pdf import print_pdfs
 from pipelines.staleness import SEASONS, stale_partitions
 from pipelines.warehouse import Warehouse
 from pipelines.whatif.compare import Comparison, compare
@@ -127,8 +128,6 @@ def run_whatif(
     pdf_path: Path | None = None
     pdf_error: str | None = None
     if pdf:
-        from pipelines.reports.pdf import print_pdfs
-
         try:
             print_pdfs([(html_path, printed)], root=folder)
             pdf_path = printed

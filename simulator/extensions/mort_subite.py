@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.mort_subite import load_mort_subite_params
 from simulator.extensions import SeasonContext
 from simulator.tournament import Tournament
@@ -290,9 +291,6 @@ def _write(
 
 def extend(ctx: SeasonContext) -> None:
     """Write the season's Mort Subite rounds and final."""
-    # imported here: the resources module loads Dagster, which the simulator does not need
-    from pipelines.paths import REFERENCE_DIR
-
     rng = ctx.rng(KEY)
     write_rng = ctx.rng(KEY + "/write")
     params = load_mort_subite_params(REFERENCE_DIR)

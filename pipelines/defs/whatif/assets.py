@@ -12,6 +12,9 @@ import dagster as dg
 from pydantic import Field
 
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
+from pipelines.whatif.compare import OUTCOMES
+from pipelines.whatif.run import run_whatif
+from pipelines.whatif.settings.values import show
 
 GROUP = "whatif"
 
@@ -42,10 +45,6 @@ def whatif_report(
     changements.csv: the season's rule families recomputed with the changed parameters,
     against the warehouse (read-only), in data/whatif/<season>-<hash>/ unless out_dir says
     otherwise."""
-    from pipelines.whatif.compare import OUTCOMES
-    from pipelines.whatif.run import run_whatif
-    from pipelines.whatif.settings.values import show
-
     outputs = run_whatif(
         warehouse.warehouse.path,
         config.season,

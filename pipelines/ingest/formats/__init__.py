@@ -17,6 +17,7 @@ keys.
 
 from __future__ import annotations
 
+import importlib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -92,8 +93,6 @@ def format_module(fmt: str) -> ModuleType:
     """The parser module of a format name (`aupair`, `tsh`, `ffsc`)."""
     if fmt not in FORMAT_NAMES:
         raise ValueError(f"unknown export format {fmt!r}; known: {', '.join(FORMAT_NAMES)}")
-    import importlib
-
     return importlib.import_module(f"{__name__}.{fmt}")
 
 
