@@ -124,11 +124,11 @@ def test_a_missing_warehouse_is_a_clear_error_from_any_folder(tmp_path: Path) ->
 def test_the_default_warehouse_does_not_depend_on_the_folder(
     warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pipelines.resources
+    import pipelines.reports.data
     from pipelines.reports.data import notebook_warehouse
 
     monkeypatch.delenv("CLASSEMENT_WAREHOUSE", raising=False)
-    monkeypatch.setattr(pipelines.resources, "DEFAULT_WAREHOUSE", warehouse)
+    monkeypatch.setattr(pipelines.reports.data, "DEFAULT_WAREHOUSE", warehouse)
     monkeypatch.chdir(tmp_path)
     assert notebook_warehouse() == warehouse.resolve()
 

@@ -126,12 +126,12 @@ def test_a_failed_build_leaves_the_previous_warehouse_intact(
     (raw / "2023-2024" / "C7.csv").write_text(
         results_csv("C7", PLAYERS, date="2024-03-01"), encoding="utf-8"
     )
-    from pipelines.defs.classique import assets
+    from transforms import cote  # the season plan computes the cote through this module
 
     def fails(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the cote of tournament C7 cannot be computed")
 
-    monkeypatch.setattr(assets.cote, "cote_history", fails)
+    monkeypatch.setattr(cote, "cote_history", fails)
     assert _build(raw, tmp_path) == 2
     err = capsys.readouterr().err
     assert "La construction a échoué ; l'entrepôt et les rapports précédents sont inchangés" in err

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import dagster as dg
 import polars as pl
@@ -154,9 +153,12 @@ def _rating_lists() -> pl.DataFrame:
     )
 
 
-@pytest.fixture()
-def built(tmp_path: Path) -> tuple[Warehouse, dict[str, dg.ExecuteInProcessResult]]:
-    path = tmp_path / "w.duckdb"
+@pytest.fixture(scope="module")
+def built(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Warehouse, dict[str, dg.ExecuteInProcessResult]]:
+    """The two seasons built in order, once for the module (the tests only read them)."""
+    path = tmp_path_factory.mktemp("series-assets") / "w.duckdb"
     wh = Warehouse(path)
     wh.replace_tables(
         declared(
