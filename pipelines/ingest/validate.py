@@ -30,11 +30,22 @@ _INT_PATTERN = r"^[+-]?\d+(\.0+)?$"
 _FLOAT_PATTERN = r"^[+-]?(\d+(\.\d*)?|\.\d+)$"
 
 
+# A text cell an organiser guarded against spreadsheet formulas with a leading tab
+# (`\t=…`): the tab is kept, as a leading `'` is (docs/exports.md).
+_GUARDED_FORMULA = r"^[ \u00a0]*\t[=+\-@]"
+
+
 def _clean(frame: pl.DataFrame, kind: Kind) -> pl.DataFrame:
-    """Trim every value; an empty cell is a null."""
-    return frame.with_columns(
-        [pl.col(c).str.strip_chars().replace("", None).alias(c) for c in kind.columns]
-    )
+    """Trim every value (but the guarding tab of a text cell); an empty cell is a null."""
+
+    def cleaned(column: str) -> pl.Expr:
+        trimmed = pl.col(column).str.strip_chars()
+        if kind.dtypes.get(column) == pl.String and column not in ID_COLUMNS:
+            guarded = pl.col(column).str.contains(_GUARDED_FORMULA)
+            trimmed = pl.when(guarded).then(pl.lit("\t") + trimmed).otherwise(trimmed)
+        return trimmed.replace("", None).alias(column)
+
+    return frame.with_columns([cleaned(c) for c in kind.columns])
 
 
 # Bounds of what an export may hold: beyond them a value is refused, not truncated.

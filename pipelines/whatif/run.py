@@ -16,6 +16,7 @@ import polars as pl
 
 from pipelines.paths import DEFAULT_REPORTS_DIR, PROJECT_ROOT
 from pipelines.reference.bundle import load_parameters, reference_dir
+from pipelines.reports.csv import spreadsheet_safe
 from pipelines.reports.data import ReportData
 from pipelines.reports.glossary import render_glossary
 from pipelines.reports.html import write_atomic
@@ -123,7 +124,7 @@ def run_whatif(
         csv_name=csv_path.name,
     )
     write_atomic(html_path, html)
-    write_atomic(csv_path, comparison.rows().write_csv())
+    write_atomic(csv_path, spreadsheet_safe(comparison.rows()).write_csv())
     write_atomic(folder / GLOSSARY_PAGE, render_glossary())
     pdf_path: Path | None = None
     pdf_error: str | None = None
