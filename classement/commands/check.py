@@ -18,6 +18,7 @@ import argparse
 import sys
 from pathlib import Path, PurePath
 
+from classement.dates import add_as_of
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.errors import quantity
 from pipelines.ingest.raw import COMPANION_SUFFIXES, EXPORT_SUFFIXES, read_raw, refused_paths
@@ -49,6 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the rule parameters' folder (default: CLASSEMENT_REFERENCE_DIR, else "
         "data/reference/), as the build reads it",
     )
+    add_as_of(parser)
     parser.set_defaults(func=run)
 
 
@@ -94,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if not order:
         print("erreur : aucun export à vérifier", file=sys.stderr)
         return 2
-    result = ingest_files(files, params=load_parameters(args.reference), refused=refused)
+    result = ingest_files(
+        files, params=load_parameters(args.reference), refused=refused, as_of=args.as_of
+    )
     log = {row["path"]: row for row in result.log.iter_rows(named=True)}
     bad = 0
     for name in order:

@@ -7,6 +7,7 @@ any error is rejected whole; every other file loads.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -14,10 +15,10 @@ from pathlib import PurePath
 
 import polars as pl
 
-from pipelines.ingest import validate
+from pipelines.ingest import bounds, validate
 from pipelines.ingest.attribution import export_mark, season_of_mark
 from pipelines.ingest.errors import ExportError, empty_errors
-from pipelines.ingest.kinds import export_kinds, plugins
+from pipelines.ingest.kinds import SENT_RESULTS, export_kinds, plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
 from pipelines.ingest.read import RawTable, read_export
 from pipelines.ingest.schema import (
@@ -88,18 +89,20 @@ def ingest_files(
     *,
     params: Parameters,
     refused: Mapping[str, str] | None = None,
+    as_of: dt.date | None = None,
 ) -> IngestResult:
     """Read, check and assemble every raw export (keyed by its path relative to the raw
     folder) under the rule parameters `params` (the season calendar, the classique
     categories the cote knows, the families' own). `refused`: files rejected before reading
-    (`raw.refused_paths`), by key.
+    (`raw.refused_paths`), by key. `as_of`: the build's reference date (default today): a
+    file dated later is refused (`bounds.late_date_errors`).
 
     Any failure while reading one file rejects that file, by name, never the build: the
     readers' own errors name the row and column; anything else is caught per file; and if
     the checks of all files at once fail on an unforeseen value, each file is checked
     alone to find and reject the ones that fail."""
     staged = stage_files(files, refused or {}, params.categories)
-    return assemble(staged, params)
+    return assemble(staged, params, as_of=as_of)
 
 
 @dataclass
@@ -287,6 +290,8 @@ def _typed_and_checked(
         validate.duplicate_errors(results),
         validate.category_errors(results, categories),
         validate.rating_list_errors(frames["rating_list"]),
+        bounds.score_errors(results),
+        bounds.game_score_errors(frames["games"]),
     ]
     for row in validate.first_error_per_file(errors).iter_rows(named=True):
         records[row["_file"]].rejected = _message(row, records[row["_file"]].headers)
@@ -295,10 +300,13 @@ def _typed_and_checked(
     return frames
 
 
-def assemble(staged: Staged, params: Parameters) -> IngestResult:
+def assemble(staged: Staged, params: Parameters, *, as_of: dt.date | None = None) -> IngestResult:
     """The checks across files, then the warehouse's base tables and the ingest log.
 
-    A tournament must come from one file, a (player, date) of a rating list too; games
+    The checks that depend on the build run here, on every build (never cached with a
+    file): no date later than `as_of` (the build's reference date, default today), a
+    listed cote within the parameters' bounds. A tournament must come from one file, a
+    (player, date) of a rating list too; games
     (and the rows of the families' kinds) are checked against the files that load: a file
     rejected for its games takes its own results with it, which may in turn reject games
     of other files, so the checks repeat until no new file is rejected."""
@@ -310,11 +318,14 @@ def assemble(staged: Staged, params: Parameters) -> IngestResult:
         validate.tournament_owner_errors(frames["results"], RESULTS.label),
         validate.tournament_owner_errors(frames["games"], GAMES.label),
         validate.rating_owner_errors(frames["rating_list"]),
+        bounds.late_date_errors(frames, {k.name: k for k in _kinds()}, as_of or dt.date.today()),
+        bounds.cote_errors(frames["rating_list"], params.cote_bounds),
     ]
     found_errors = [validate.first_error_per_file(owners)]
     bad |= set(found_errors[0]["_file"].to_list())
     while True:
         accepted = {name: _without(frame, bad) for name, frame in frames.items()}
+        accepted[SENT_RESULTS] = staged.frames["results"]
         found = [validate.games_errors(accepted["games"], accepted["results"])]
         found += [
             plugin.checks(accepted[plugin.kind.name], accepted, params)

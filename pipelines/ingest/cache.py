@@ -11,6 +11,7 @@ time.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import os
@@ -86,9 +87,11 @@ def ingest_folder(
     params: Parameters,
     cache_dir: Path | None = None,
     progress: Progress | None = None,
+    as_of: dt.date | None = None,
 ) -> IngestResult:
     """`ingest_files` of the raw folder, reading only the files new or changed since the
-    last build when a cache folder is given (`progress(done, total)` as files are read)."""
+    last build when a cache folder is given (`progress(done, total)` as files are read;
+    `as_of`: the build's reference date, default today)."""
     paths = {key_of(p, raw_dir): p for p in export_paths(raw_dir)}
     refused = refused_paths(raw_dir)
     stats = {key: _stat(path) for key, path in paths.items()}
@@ -114,7 +117,7 @@ def ingest_folder(
         staged = Staged.merge([cached[0].subset(reuse), staged])
     if cache_dir is not None:
         _save(cache_dir, version, staged, {k: v for k, v in stats.items() if k not in refused})
-    return assemble(staged, params)
+    return assemble(staged, params, as_of=as_of)
 
 
 class _Files(Mapping[str, bytes]):

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.circuits import load_circuit_names, load_circuit_params
 from pipelines.reference.classique import (
+    CoteBounds,
+    load_cote_bounds,
     load_cote_params,
     load_elo_params,
     load_elo_presets,
@@ -98,6 +100,11 @@ class Parameters:
     @cached_property
     def cote(self) -> CoteParams:
         return load_cote_params(self.folder)
+
+    @cached_property
+    def cote_bounds(self) -> CoteBounds:
+        """The cotes a rating list may give (`cote.yaml`, `bounds`)."""
+        return load_cote_bounds(self.folder)
 
     @property
     def categories(self) -> frozenset[str]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -47,16 +48,46 @@ def load_cote_categories(reference_dir: Path) -> tuple[CategoryParams, ...]:
     return tuple(rows)
 
 
+@dataclass(frozen=True)
+class CoteBounds:
+    """The cotes a rating list may give, bounds included (cote.yaml `bounds`)."""
+
+    low: int
+    high: int
+
+
+def load_cote_bounds(reference_dir: Path) -> CoteBounds:
+    """cote.yaml's `bounds` (`low` ≤ `high`)."""
+    path = Path(reference_dir) / "cote.yaml"
+    bounds = require(read_yaml(path), "bounds", path)
+    low, high = int(require(bounds, "low", path)), int(require(bounds, "high", path))
+    if low > high:
+        raise ReferenceDataError(f"{path}: bounds.low ({low}) est supérieur à bounds.high ({high})")
+    return CoteBounds(low, high)
+
+
 def load_cote_params(reference_dir: Path) -> CoteParams:
-    """Every parameter of docs/rules.md §1 (cote.yaml and cote_categories.csv)."""
+    """Every parameter of docs/rules.md §1 (cote.yaml and cote_categories.csv). The starting
+    cotes (`initial_cote`, `series_equivalence`) lie within the cote's `bounds`."""
     path = Path(reference_dir) / "cote.yaml"
     data = read_yaml(path)
     divisors = tuple(int(d) for d in require(data, "bonus_divisors", path))
     if any(d <= 0 for d in divisors):
         raise ReferenceDataError(f"{path}: bonus_divisors must be positive")
     equivalence = {str(k): int(v) for k, v in require(data, "series_equivalence", path).items()}
+    initial = int(require(data, "initial_cote", path))
+    bounds = load_cote_bounds(reference_dir)
+    starts = {"initial_cote": initial} | {
+        f"series_equivalence.{k}": v for k, v in equivalence.items()
+    }
+    for key, value in starts.items():
+        if not bounds.low <= value <= bounds.high:
+            raise ReferenceDataError(
+                f"{path}: {key} = {value} est hors des bornes de la cote "
+                f"(bounds : de {bounds.low} à {bounds.high})"
+            )
     return CoteParams(
-        initial_cote=int(require(data, "initial_cote", path)),
+        initial_cote=initial,
         series_equivalence=equivalence,
         bonus_divisors=divisors,
         pj_gain=Fraction(str(require(data, "pj_gain", path))),

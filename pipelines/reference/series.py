@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 import yaml
 
+from pipelines.reference.files import ReferenceDataError
 from transforms.series import QuotaRow, SeriesParams, SeriesQuotas
 
 QUOTAS_FILE = "series_quotas.csv"
@@ -48,8 +49,14 @@ def load_series_params(reference_dir: Path) -> SeriesParams:
     codes through `federations.csv`, `pipelines.reference.federations`.)"""
     data = yaml.safe_load((reference_dir / PARAMS_FILE).read_text(encoding="utf-8")) or {}
     ss = data.get("super_serie") or {}
+    divisor = float(data["min_divisor"])
+    if divisor < 0:
+        raise ReferenceDataError(
+            f"{reference_dir / PARAMS_FILE}: min_divisor = {divisor:g} est négatif "
+            "(0 = sans diviseur minimal, sinon un poids positif)"
+        )
     return SeriesParams(
-        minimum_divisor=float(data["min_divisor"]),
+        minimum_divisor=divisor,
         super_serie_size=int(ss["size"]),
         super_serie_threshold=float(ss["threshold"]),
         current_weight=float(ss["current_weight"]),

@@ -10,6 +10,8 @@ table its accepted rows go to (declared in `transforms/tables`), and optionally
   _check`) — `typed` is this kind's rows of every file not rejected so far, `accepted` the
   other kinds' rows (by kind name, `results` included) of the files not rejected so far;
   a file with an error is rejected whole, and the checks run again until no new file is;
+  `accepted[SENT_RESULTS]` holds the results rows of every file read, rejected or not (a
+  tournament that exists, though its file is refused);
 - `assemble(typed)`: the table's rows from the accepted files' typed rows (by default:
   the table's declared columns, `source_file` from `_file` when declared);
 - `dated_by`: the date column that puts a row in its season and year, for a table
@@ -35,6 +37,9 @@ import polars as pl
 from pipelines.ingest.schema import KINDS, Kind
 from pipelines.reference.bundle import Parameters
 from transforms.tables import table
+
+# The key of `accepted` giving the results rows of every file read, rejected or not.
+SENT_RESULTS = "sent_results"
 
 Checks = Callable[[pl.DataFrame, Mapping[str, pl.DataFrame], Parameters], pl.DataFrame]
 Assemble = Callable[[pl.DataFrame], pl.DataFrame]

@@ -29,6 +29,7 @@ from pipelines.whatif.settings.model import (
 WHOLE_NUMBERS = (
     "cote.initial_cote",
     "cote.series_equivalence.*",
+    "cote.bounds.*",
     "cote.bonus_divisors",
     "cote.ranking.activity_years",
     "cote.ranking.bar_step",

@@ -5,6 +5,7 @@ refused with the nearest known ones, every message in French.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -36,6 +37,19 @@ TRUE_WORDS = {"oui", "true", "vrai", "yes", "1"}
 FALSE_WORDS = {"non", "false", "faux", "no", "0"}
 NONE_WORDS = {"", "aucun", "aucune", "null", "none", "~"}
 NEAR_KEYS = 5
+# The values a parameter may take, bounds included, by key pattern (the first that matches):
+# beyond them a what-if is refused, naming the key and the bound (docs/rules.md §9). Every
+# other number lies within ±MAX_VALUE.
+BOUNDS: tuple[tuple[str, float, float], ...] = (
+    ("series.min_divisor", 0, 1000),
+    (f"{CATEGORIES_PREFIX}.*.pj_max", 0, 1000),
+    (f"{CATEGORIES_PREFIX}.*.pj_min", -1000, 0),
+    (f"{CATEGORIES_PREFIX}.*.bonus_m", 0, 1000),
+    ("cote.initial_cote", 0, 5000),
+    ("cote.series_equivalence.*", 0, 5000),
+    ("cote.bounds.*", 0, 5000),
+)
+MAX_VALUE = 1_000_000
 MIN_NEAR_KEYS = 3
 
 
@@ -92,9 +106,20 @@ def _parse_number(param: Parameter, text: str) -> int | float:
             raise _bad(param, text, "n'est pas un nombre") from None
     if param.kind == "whole" and not float(number).is_integer():
         raise _bad(param, text, "n'est pas un nombre entier")
+    low, high = bounds_of(param.key)
+    if not low <= number <= high:
+        raise _bad(param, text, f"est hors des bornes : de {show(low)} à {show(high)}")
     if param.kind == "whole":
         return int(number)
     return number
+
+
+def bounds_of(key: str) -> tuple[int | float, int | float]:
+    """The smallest and largest value of a parameter (`BOUNDS`, else ±MAX_VALUE)."""
+    for pattern, low, high in BOUNDS:
+        if fnmatch.fnmatchcase(key, pattern):
+            return low, high
+    return -MAX_VALUE, MAX_VALUE
 
 
 def parse_value(param: Parameter, text: str) -> Any:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 import polars as pl
 
 from pipelines.ingest.errors import ERROR_SCHEMA, CheckKind, error_rows
+from pipelines.ingest.kinds import SENT_RESULTS
 from pipelines.ingest.kinds.circuits.common import (
     _ORDER,
     _de,
@@ -65,6 +66,18 @@ def calendar_checks(
             ),
             kind=CheckKind.VALUE,
         ),
+        error_rows(
+            rows,
+            pl.col("announced_on") > pl.col("date"),
+            "announced_on",
+            pl.format(
+                "annoncée le {}, après la date de l'édition ({}) : une édition est annoncée "
+                "au plus tard le jour où elle a lieu",
+                pl.col("announced_on"),
+                pl.col("date"),
+            ),
+            kind=CheckKind.VALUE,
+        ),
     ]
     rows = _without_files(rows, errors)
     errors += [
@@ -116,8 +129,39 @@ def calendar_checks(
             kind=CheckKind.EVENT,
         )
     )
+    errors.append(_without_results_errors(held, accepted.get(SENT_RESULTS, results)))
     errors.append(_results_circuit_errors(results, held, tournaments, ref))
     return pl.concat(errors, how="vertical_relaxed").cast(pl.Schema(ERROR_SCHEMA))
+
+
+def _without_results_errors(held: pl.DataFrame, sent: pl.DataFrame) -> pl.DataFrame:
+    """A held edition whose tournament no results file gives (accepted or not), unless it is
+    dated before the circuit's first held edition with results (the editions before the
+    data starts, docs/exports.md)."""
+    read = sent.select("tournament_id").drop_nulls().unique().with_columns(_sent=pl.lit(True))
+    marked = (
+        held.drop_nulls(["_code", "date"])
+        .join(read, on="tournament_id", how="left")
+        .with_columns(pl.col("_sent").fill_null(False))
+        .with_columns(_start=pl.col("date").filter(pl.col("_sent")).min().over("_code"))
+    )
+    return error_rows(
+        marked,
+        ~pl.col("_sent") & (pl.col("date") >= pl.col("_start")),
+        "tournament_id",
+        pl.format(
+            "l'édition jouée (held) {} {} du circuit {} donne le tournoi {}, qu'aucun fichier "
+            "de résultats ne contient : envoyez ses résultats, ou écrivez l'édition annoncée "
+            "(announced) ou annulée (cancelled) ; seules les éditions jouées avant le premier "
+            "tournoi du circuit dans les données ({}) peuvent être sans résultats",
+            pl.col("year"),
+            _de("event_key"),
+            pl.col("_code"),
+            pl.col("tournament_id"),
+            pl.col("_start"),
+        ),
+        kind=CheckKind.FILES,
+    )
 
 
 def _held_and_cancelled(rows: pl.DataFrame) -> pl.DataFrame:

@@ -49,6 +49,22 @@ def matches_checks(
     errors.append(
         error_rows(
             rows,
+            (pl.col("player_moves") == 0) & (pl.col("opponent_moves") == 0),
+            "player_moves",
+            pl.format(
+                "le match de la ronde {} entre {} et {} est à 0 coup à 0 : un match joué donne "
+                "au moins un coup à l'un des deux joueurs (1 ou plus au total) ; un match non "
+                "joué n'a pas de ligne (un abandon s'écrit dans withdrawn_after_round)",
+                pl.col("round"),
+                pl.col("player_id"),
+                pl.col("opponent_id"),
+            ),
+            kind=CheckKind.VALUE,
+        )
+    )
+    errors.append(
+        error_rows(
+            rows,
             pl.col("tournament_id").is_not_null() & ~pl.col("_known"),
             "tournament_id",
             pl.format(
