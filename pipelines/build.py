@@ -33,6 +33,7 @@ from pipelines.progress import PROGRESS, throttled
 from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.reports.layout import printable_reports
 from pipelines.reports.pdf import print_pdfs
+from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
 from pipelines.resources import WarehouseResource, default_cache, default_quarantine
 from pipelines.staleness import STAGES, record_build, stale_partitions
 from pipelines.warehouse import Warehouse
@@ -453,21 +454,26 @@ def _say(emit: Printer) -> Printer:
 
 def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]:
     """Print every report whose PDF is missing or older than its page, with one Chromium;
-    (the PDFs printed, the reason printing failed)."""
+    (the PDFs printed, the reason printing failed). Then every link to a PDF that is not
+    its page's (printing failed) says so on the pages (`mark_pdf_links`)."""
 
     pending = [
         (html, pdf)
         for html, pdf in printable_reports(reports)
         if not pdf.exists() or pdf.stat().st_mtime < html.stat().st_mtime
     ]
-    if not pending:
-        return [], None
-    emit(f"Impression de {len(pending)} rapport{'s' if len(pending) > 1 else ''} en PDF …")
-    try:
-        printed = print_pdfs(pending, root=reports, progress=throttled(_say(emit), "PDF"))
-    except Exception as err:  # the tables and pages are built: say why
-        return [], f"{type(err).__name__} : {err}"
-    return [p.relative_to(reports).as_posix() for p in printed], None
+    printed: list[Path] = []
+    error: str | None = None
+    if pending:
+        emit(f"Impression de {len(pending)} rapport{'s' if len(pending) > 1 else ''} en PDF …")
+        for html, _ in pending:
+            restore_pdf_links(html)  # printed as it reads once its PDF is there
+        try:
+            printed = print_pdfs(pending, root=reports, progress=throttled(_say(emit), "PDF"))
+        except Exception as err:  # the tables and pages are built: say why
+            error = f"{type(err).__name__} : {err}"
+    mark_pdf_links(reports)
+    return [p.relative_to(reports).as_posix() for p in printed], error
 
 
 def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:

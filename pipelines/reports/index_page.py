@@ -24,6 +24,7 @@ from pipelines.reports.html import (
 )
 from pipelines.reports.layout import CIRCUITS_DIR, PLAYERS_DIR, SEASON_DIR, YEAR_DIR
 from pipelines.reports.page import GLOSSARY_PAGE, notice, page
+from pipelines.reports.pdf_links import pdf_link
 from pipelines.reports.section import Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
 
@@ -66,7 +67,7 @@ def render_index(data: ReportData) -> str:
             fmt_number(per_season[s][1]),
             fmt_number(refused[s]),
             link(f"{s}/index.html", "rapport HTML"),
-            link(f"{s}/rapport-{s}.pdf", "rapport PDF"),
+            pdf_link(f"{s}/rapport-{s}.pdf", "rapport PDF"),
         )
         for s in reversed(seasons)
     ]

@@ -9,6 +9,7 @@ from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, link, tag, write_atomic
 from pipelines.reports.layout import report_path
 from pipelines.reports.page import GLOSSARY_PAGE, notice, page
+from pipelines.reports.pdf_links import pdf_link
 from pipelines.reports.section import Chart, Section, chart_html, chart_id
 from pipelines.reports.sections import discover
 
@@ -44,7 +45,7 @@ def render_season_report(
     header = Html(
         '<nav class="breadcrumb no-print">'
         f"{link('../index.html', '← Toutes les saisons')} · "
-        f"{link(f'rapport-{season}.pdf', 'Version PDF')} · "
+        f"{pdf_link(f'rapport-{season}.pdf', 'Version PDF')} · "
         f"{link(f'../{GLOSSARY_PAGE}', 'Glossaire')}</nav>"
         '<header class="page">'
         f"<h1>Rapport de la saison {esc(season)}</h1>"

@@ -15,6 +15,7 @@ from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, fmt_number, link, table, tag, write_atomic
 from pipelines.reports.layout import circuit_page_path, year_dir, year_index_path
 from pipelines.reports.page import GLOSSARY_PAGE, page
+from pipelines.reports.pdf_links import pdf_link
 from pipelines.reports.section import Chart, Section, chart_html, chart_id
 
 PLOTLY_FROM_YEAR = "../../assets/plotly.min.js"
@@ -109,7 +110,7 @@ def render_circuit_page(data: ReportData, year: str, circuit: CircuitPage) -> st
         '<nav class="breadcrumb no-print">'
         f"{link('../../index.html', '← Accueil')} · "
         f"{link('index.html', f'Circuits {year}')} · "
-        f"{link(f'{circuit.slug}.pdf', 'Version PDF')} · "
+        f"{pdf_link(f'{circuit.slug}.pdf', 'Version PDF')} · "
         f"{link(f'../../{GLOSSARY_PAGE}', 'Glossaire')}</nav>"
         f'<header class="page"><h1>{esc(title)}</h1>'
         "<p>Circuit régional des clubs Des chiffres et des lettres, année civile "
@@ -132,7 +133,7 @@ def render_year_index(data: ReportData, year: str, pages: Sequence[CircuitPage])
                 (
                     link(f"{c.slug}.html", c.name),
                     link(f"{c.slug}.html", "page HTML"),
-                    link(f"{c.slug}.pdf", "PDF"),
+                    pdf_link(f"{c.slug}.pdf", "PDF"),
                     c.summary,
                 )
                 for c in pages
