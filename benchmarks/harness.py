@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import polars as pl
@@ -77,6 +77,14 @@ class BenchResult:
 
 def workload_dir(seasons: int, players: int, seed: int, root: Path = WORKLOADS) -> Path:
     return root / f"s{seasons}-p{players}-seed{seed}"
+
+
+def workload_as_of(seasons: int, players: int, seed: int) -> date:
+    """The reference date of the workload's builds (`--as-of`): its seasons run into the
+    future (20 seasons from 2023 end in 2043), and no export dated after it is refused."""
+    from simulator import GenerateConfig
+
+    return GenerateConfig(seed=seed, seasons=seasons, players=players).last_day
 
 
 def ensure_workload(

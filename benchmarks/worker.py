@@ -1,7 +1,7 @@
 """The child processes of `classement bench`: each measured step runs in a process of its
 own, so that its peak memory is its own and no step warms the next one's caches.
 
-    python -m benchmarks.worker build RAW WAREHOUSE REPORTS OUT.json [--pdf]
+    python -m benchmarks.worker build RAW WAREHOUSE REPORTS OUT.json [--pdf] [--as-of DATE]
     python -m benchmarks.worker ratings WAREHOUSE OUT.json [--naive-season S]
 
 `build` runs `run_build` (progress on stdout) and writes its summary and step timings;
@@ -12,6 +12,7 @@ the transforms alone, then the per-row implementation on one season, and compare
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 import time
@@ -27,7 +28,12 @@ def _build(args: argparse.Namespace) -> int:
         print(f"  [{time.perf_counter() - stamp:6.1f} s] {line}", flush=True)
 
     summary = run_build(
-        Path(args.raw), Path(args.warehouse), Path(args.reports), emit=emit, pdf=args.pdf
+        Path(args.raw),
+        Path(args.warehouse),
+        Path(args.reports),
+        emit=emit,
+        pdf=args.pdf,
+        as_of=dt.date.fromisoformat(args.as_of) if args.as_of else None,
     )
     out = {
         "seconds": summary.seconds,
@@ -91,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("raw", "warehouse", "reports", "out"):
         build.add_argument(name)
     build.add_argument("--pdf", action="store_true")
+    build.add_argument("--as-of", help="the build's reference date (default today)")
     build.set_defaults(func=_build)
     ratings = sub.add_parser("ratings")
     ratings.add_argument("warehouse")

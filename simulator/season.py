@@ -58,6 +58,13 @@ class GenerateConfig:
     players: int = 1000
     first_season: int = 2023
 
+    @property
+    def last_day(self) -> dt.date:
+        """No date the simulation writes is later (but the planned date of a circuit edition
+        still announced): 31 December of the year its last season ends. A build of the
+        generated exports takes it as its reference date (`classement build --as-of`)."""
+        return dt.date(self.first_season + self.seasons, 12, 31)
+
 
 @dataclass
 class SeasonState:

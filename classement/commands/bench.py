@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     work_raw = run_dir / "raw"
     h.hardlink_copy(raw, work_raw)
     warehouse, reports = run_dir / "warehouse.duckdb", run_dir / "reports"
+    as_of = h.workload_as_of(args.seasons, args.players, args.seed)  # its seasons run ahead
 
     print("Lecture brute des exports par Polars (référence) …", flush=True)
     bare, files, rows = h.bare_read(raw)
@@ -80,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         out = run_dir / f"{name}.json"
         command = [*h.python_command("benchmarks.worker"), "build"]
         command += [str(work_raw), str(warehouse), str(reports), str(out)]
+        command += ["--as-of", as_of.isoformat()]
         seconds, status, rss = h.run_child([*command, *(["--pdf"] if pdf else [])])
         if status not in (0, 1) or not out.exists():
             raise RuntimeError(f"l'étape « {name} » a échoué (code {status})")
@@ -111,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         print("Reconstruction sans changement (classement build) …", flush=True)
         command = [*_classement(), "build", "--raw", str(work_raw)]
         command += ["--warehouse", str(warehouse), "--reports", str(reports)]
+        command += ["--as-of", as_of.isoformat()]
         unchanged, status, _ = h.run_child(command)
         if status not in (0, 1):
             raise RuntimeError(f"la reconstruction sans changement a échoué (code {status})")

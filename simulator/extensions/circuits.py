@@ -504,6 +504,8 @@ def _grand_est_final(
         scored_a = rng.random(FINAL_MOVES) < score_p[a]
         scored_b = rng.random(FINAL_MOVES) < score_p[b]
         am, bm = int(scored_a.sum()), int(scored_b.sum())
+        if am == bm == 0:  # a match gives a move to one side at least (the ingest's rule)
+            am = 1
         at = int((rng.random(am) < top_p[a]).sum())
         bt = int((rng.random(bm) < top_p[b]).sum())
         la, lb = str(pop.licence[seeds[a]]), str(pop.licence[seeds[b]])
