@@ -189,8 +189,9 @@ def ingested(source: Path | Mapping[str, str | bytes], *, refused: bool = False)
     """Exports read and checked as a build does, without a warehouse: a raw folder (with
     `refused`, its files the build refuses to read too) or a mapping name → content."""
     if isinstance(source, Path):
-        extra = {"refused": refused_paths(source)} if refused else {}
-        return ingest_files(read_raw(source), params=PARAMETERS, **extra)
+        return ingest_files(
+            read_raw(source), params=PARAMETERS, refused=refused_paths(source) if refused else None
+        )
     data = {k: v.encode("utf-8") if isinstance(v, str) else v for k, v in source.items()}
     return ingest_files(data, params=PARAMETERS)
 
