@@ -6,10 +6,13 @@ folder beside the warehouse with a note of why.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
+import stat
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 # Our CSV/XLSX exports; AUPAIR `.tou` and TSH `.t` files of tournament software.
@@ -18,20 +21,106 @@ EXPORT_SUFFIXES = frozenset({".csv", ".xlsx", ".tou", ".t"})
 COMPANION_SUFFIXES = frozenset({".tsh"})
 
 
-def _candidates(raw_dir: Path) -> list[Path]:
-    """Every file below raw_dir (any depth) with an export's suffix, hidden ones skipped,
-    in path order; links included (a linked folder is not entered)."""
+@dataclass(frozen=True)
+class _Scan:
+    """What a walk of the raw folder found: the files with an export's suffix (in path
+    order), the links refused by their name (message by path), and the real folders whose
+    files are the raw folder's (the folder itself and the linked folders read)."""
+
+    files: list[Path]
+    refused: dict[Path, str]
+    roots: tuple[Path, ...]
+
+
+def _scan(raw_dir: Path) -> _Scan:
+    """Every file below raw_dir (any depth) with an export's suffix, hidden ones skipped.
+    A linked folder is read (once) when it leads to a readable folder that is neither in
+    the raw folder (its files are read under their own names) nor around it, nor already
+    read through another link; otherwise, like a link that loops or leads nowhere, it is
+    refused by its name: nothing is ever skipped in silence."""
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
     suffixes = EXPORT_SUFFIXES | COMPANION_SUFFIXES
-    found = []
-    for folder, dirs, names in os.walk(raw_dir):
-        dirs[:] = [d for d in dirs if not d.startswith((".", "~$"))]
-        for name in names:
-            if name.startswith((".", "~$")) or os.path.splitext(name)[1].lower() not in suffixes:
+    roots = [raw_dir.resolve()]
+    files: list[Path] = []
+    refused: dict[Path, str] = {}
+    stack = [raw_dir]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as err:
+            if folder == raw_dir:
+                raise
+            refused[folder] = (
+                f"ce dossier n'a pas pu être lu ({err.strerror}) : aucun de ses exports n'est lu"
+            )
+            continue
+        folders = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith((".", "~$")):
                 continue
-            found.append(Path(folder, name))
-    return sorted(found, key=lambda p: key_of(p, raw_dir))
+            path = Path(folder, name)
+            wanted = os.path.splitext(name)[1].lower() in suffixes
+            if entry.is_symlink():
+                try:
+                    info = os.stat(path)
+                except OSError as err:
+                    if wanted or not os.path.splitext(name)[1]:  # an export or a folder
+                        refused[path] = _LOOP if err.errno == errno.ELOOP else _NOWHERE
+                    continue
+                if stat.S_ISDIR(info.st_mode):
+                    problem = _linked_folder_problem(path, roots)
+                    if problem is None:
+                        roots.append(path.resolve())
+                        folders.append(path)
+                    else:
+                        refused[path] = problem
+                    continue
+            elif entry.is_dir(follow_symlinks=False):
+                folders.append(path)
+                continue
+            if wanted:
+                files.append(path)
+        stack.extend(reversed(folders))
+    files.sort(key=lambda p: key_of(p, raw_dir))
+    return _Scan(files, refused, tuple(roots))
+
+
+_LOOP = (
+    "ce lien forme une boucle (il mène à lui-même, directement ou par d'autres liens) : il "
+    "n'est pas lu ; supprimez-le ou remplacez-le par le fichier ou le dossier lui-même"
+)
+_NOWHERE = (
+    "ce lien ne mène nulle part (fichier ou dossier absent, partage réseau non monté ?) : "
+    "rien n'y est lu ; rétablissez sa cible ou supprimez-le"
+)
+
+
+def _linked_folder_problem(link: Path, roots: list[Path]) -> str | None:
+    """Why a link to a folder is not read (None: it is read): its target is in the raw
+    folder or in a linked folder already read (its files are read once, under their own
+    name), holds one of them (a loop), or cannot be listed."""
+    target = link.resolve()
+    for root in roots:
+        if root.is_relative_to(target):
+            return (
+                "ce lien mène à un dossier qui contient le dossier des exports (une boucle) : "
+                "il n'est pas lu ; faites-le mener au dossier de la saison lui-même"
+            )
+        if target.is_relative_to(root):
+            return (
+                "ce lien mène à un dossier déjà lu sous son propre nom (dans le dossier des "
+                "exports ou par un autre lien) : il n'est pas lu une seconde fois ; "
+                "supprimez le lien"
+            )
+    if not os.access(target, os.R_OK | os.X_OK):
+        return (
+            "ce lien mène à un dossier illisible (droits d'accès) : aucun de ses exports "
+            "n'est lu ; donnez le droit de lecture ou copiez le dossier lui-même"
+        )
+    return None
 
 
 def key_of(path: Path, raw_dir: Path) -> str:
@@ -41,33 +130,39 @@ def key_of(path: Path, raw_dir: Path) -> str:
     return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _inside(path: Path, root: Path) -> bool:
-    """Whether a file of the walk (never inside a linked folder) stays in the raw folder:
-    a plain file does; a link must lead inside it."""
+def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
+    """Whether a file of the walk stays in the raw folder: a plain file does (a linked
+    folder read is the raw folder's); a link must lead inside it (or a linked folder read)."""
     if not path.is_symlink():
         return True
     try:
-        return path.resolve(strict=True).is_relative_to(root)
-    except OSError:  # a broken link, a loop
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a broken link, a loop
         return False
+    return any(target.is_relative_to(root) for root in roots)
 
 
 def export_paths(raw_dir: Path) -> list[Path]:
     """Every export below raw_dir that is a file of the raw folder (a link is followed only
-    when it stays inside it), in path order; hidden files are skipped."""
-    root = raw_dir.resolve()
-    return [p for p in _candidates(raw_dir) if _inside(p, root) and p.is_file()]
+    when it stays inside it; a linked folder as `_scan` says), in path order; hidden files
+    are skipped."""
+    scan = _scan(raw_dir)
+    return [p for p in scan.files if _inside(p, scan.roots) and p.is_file()]
 
 
 def refused_paths(raw_dir: Path) -> dict[str, str]:
-    """Files of the raw folder the ingest refuses without reading them, keyed like
+    """Entries of the raw folder the ingest refuses without reading them, keyed like
     `read_raw`, with the organiser's message: a link leading out of the raw folder (it is
-    never followed, nor copied to the quarantine), a name that is not valid UTF-8."""
-    root = raw_dir.resolve()
-    refused: dict[str, str] = {}
-    for path in _candidates(raw_dir):
+    never followed, nor copied to the quarantine), a link that loops or leads nowhere, a
+    linked folder not read (`_scan`), a name that is not valid UTF-8."""
+    scan = _scan(raw_dir)
+    refused: dict[str, str] = {
+        key_of(path, raw_dir): f"{key_of(path, raw_dir)} : {message}"
+        for path, message in scan.refused.items()
+    }
+    for path in scan.files:
         key = key_of(path, raw_dir)
-        if not _inside(path, root):
+        if not _inside(path, scan.roots):
             refused[key] = (
                 f"{key} : ce lien mène hors du dossier des exports (ou nulle part) : il n'est "
                 "pas lu ; copiez le fichier lui-même dans le dossier"
@@ -77,7 +172,7 @@ def refused_paths(raw_dir: Path) -> dict[str, str]:
                 f"{key} : le nom du fichier n'est pas écrit en UTF-8 (caractères « \\x… ») : "
                 "renommez-le"
             )
-    return refused
+    return dict(sorted(refused.items()))
 
 
 def read_raw(raw_dir: Path) -> dict[str, bytes]:
@@ -126,7 +221,7 @@ def quarantine(rejected: Mapping[str, str], raw_dir: Path, folder: Path) -> dict
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         source = raw_dir / path
-        if source.is_file() and _inside(source, raw_dir.resolve()):
+        if source.is_file() and _inside(source, (raw_dir.resolve(),)):
             target.write_bytes(source.read_bytes())  # (a link leading out is not followed)
         note = target.with_name(target.name + ".reason.txt")
         note.write_text(reason_note(message), encoding="utf-8")
