@@ -3,6 +3,7 @@ warehouse, then swap it in. A failed build leaves the previous warehouse untouch
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import logging
 import os
@@ -30,11 +31,13 @@ from pipelines.build_state import (
 from pipelines.definitions import defs as project_defs
 from pipelines.locks import exclusive
 from pipelines.progress import PROGRESS, throttled
+from pipelines.publish import Publish, journal_path, publish, recover
 from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.reports.layout import printable_reports
 from pipelines.reports.pdf import print_pdfs
 from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
 from pipelines.resources import WarehouseResource, default_cache, default_quarantine
+from pipelines.shrink import previous_exports, refuse_empty, shrink_warnings
 from pipelines.staleness import STAGES, record_build, stale_partitions
 from pipelines.warehouse import Warehouse
 
@@ -55,6 +58,9 @@ class BuildSummary:
     pdf_printed: list[str] = field(default_factory=list)
     pdf_error: str | None = None
     seconds: float = 0.0
+    # the raw folder shrank since the last build: a season without exports, fewer than
+    # half of the exports (`pipelines.shrink`); also in the home page's notice
+    warnings: list[str] = field(default_factory=list)
     # seconds spent per step of this build ("ingest", "season", "year", "site" and "pdf"
     # are wall times of whole stages; "step:<asset>" the asset's time summed over partitions)
     timings: dict[str, float] = field(default_factory=dict)
@@ -212,28 +218,40 @@ def run_build(
     pdf: bool = True,
     quarantine_dir: Path | None = None,
     reference_dir: Path | None = None,
+    allow_empty: bool = False,
+    as_of: dt.date | None = None,
 ) -> BuildSummary:
-    """Ingest `raw_dir` and materialise every asset, then swap in the new reports and the
-    new warehouse; print the PDFs last.
+    """Ingest `raw_dir` and materialise every asset, then publish the new reports and the
+    new warehouse as one step (`pipelines.publish`); print the PDFs last.
 
     One build at a time per warehouse (its lock; a second one raises WarehouseLocked at
     once). The warehouse and the reports are built in staging copies (the reports as hard
-    links: unchanged pages cost nothing) and swapped in only when everything succeeded: a
-    failed build leaves both as they were and removes its staging copies. Printing comes
-    after the swap, with one Chromium for every report whose PDF is missing or older than
-    its page: a printing failure costs no table and no page (`BuildSummary.pdf_error`).
+    links: unchanged pages cost nothing) and published only when everything succeeded: a
+    failed build leaves both as they were and removes its staging copies; a build killed
+    while publishing is completed by the next one, which also removes the staging copies
+    of killed builds. A raw folder without any export is refused (EmptyRawFolder: nothing
+    changes) unless `allow_empty`. Printing comes after the publish, with one Chromium
+    for every report whose PDF is missing or older than its page: a printing failure costs
+    no table and no page (`BuildSummary.pdf_error`).
     `reference_dir`: the rule parameters' folder (`pipelines.reference.bundle.reference_dir`:
-    default `CLASSEMENT_REFERENCE_DIR`, else `data/reference`)."""
+    default `CLASSEMENT_REFERENCE_DIR`, else `data/reference`). `as_of`: the build's
+    reference date (default today): an export dated later is refused; a build on another
+    date is not « nothing changed »."""
     started = time.perf_counter()
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
+    if not allow_empty:
+        refuse_empty(raw_dir)
     warehouse_path.parent.mkdir(parents=True, exist_ok=True)
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
+    reference_date = (as_of or dt.date.today()).isoformat()
     with exclusive(warehouse_path):
+        if recover(warehouse_path, reports_dir, emit):
+            forget_state(cache)
         params = load_parameters(reference_dir)
         inputs = hashlib.sha256(
-            f"{raw_digest(raw_dir)}\0{code_digest(params)}".encode()
+            f"{raw_digest(raw_dir)}\0{code_digest(params)}\0{reference_date}".encode()
         ).hexdigest()
         last = load_state(cache)
         if (
@@ -250,7 +268,14 @@ def run_build(
         else:
             forget_state(cache)
             summary = _build(
-                raw_dir, warehouse_path, reports_dir, quarantine, emit, instance, params
+                raw_dir,
+                warehouse_path,
+                reports_dir,
+                quarantine,
+                emit,
+                instance,
+                params,
+                reference_date,
             )
         if pdf:
             started_pdf = time.perf_counter()
@@ -300,13 +325,15 @@ def _build(
     emit: Printer,
     instance: dg.DagsterInstance | None,
     params: Parameters,
+    as_of: str = "",
 ) -> BuildSummary:
-    """The build proper, in staging copies swapped in at the end (`run_build`)."""
+    """The build proper, in staging copies published at the end (`run_build`)."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     staging = _staging_file(warehouse_path)
     reports_staging = reports_dir.with_name(f"{reports_dir.name}.building-{os.getpid()}")
     try:
+        previous = previous_exports(warehouse_path)
         _stage_reports(reports_dir, reports_staging)
         timings["staging"] = time.perf_counter() - started
         resource = WarehouseResource(
@@ -316,17 +343,20 @@ def _build(
             quarantine_dir=str(quarantine),
             cache_dir=str(default_cache(warehouse_path)),
             reference_dir=str(params.folder),
+            as_of=as_of,
         )
         with Warehouse(staging).held():
-            built = _materialise(resource, emit, instance, timings)
+            built, warnings = _materialise(resource, emit, instance, timings, previous)
             summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
         summary.timings = timings
-        _swap_reports(reports_staging, reports_dir)
-        os.replace(staging, warehouse_path)
+        summary.warnings = warnings
+        publish(Publish.of(staging, warehouse_path, reports_staging, reports_dir), warehouse_path)
     finally:
-        for suffix in ("", ".wal", ".lock"):
+        kept = journal_path(warehouse_path).exists()  # the next build publishes them
+        for suffix in (".lock",) if kept else ("", ".wal", ".lock"):
             staging.with_name(staging.name + suffix).unlink(missing_ok=True)
-        shutil.rmtree(reports_staging, ignore_errors=True)
+        if not kept:
+            shutil.rmtree(reports_staging, ignore_errors=True)
     return summary
 
 
@@ -355,13 +385,15 @@ def _stage_reports(reports: Path, staging: Path) -> None:
         staging.mkdir(parents=True)
 
 
-def _swap_reports(staging: Path, reports: Path) -> None:
-    """Put the built reports in place of the live ones (two renames)."""
-    old = reports.with_name(f"{reports.name}.old-{os.getpid()}")
-    if reports.exists():
-        os.replace(reports, old)
-    os.replace(staging, reports)
-    shutil.rmtree(old, ignore_errors=True)
+def _definitions(resource: WarehouseResource, emit: Printer) -> dg.Definitions:
+    """The code location's assets, checks and jobs on `resource`, logging to `emit`."""
+    return dg.Definitions(
+        assets=project_defs.assets,
+        asset_checks=project_defs.asset_checks,
+        jobs=project_defs.jobs,
+        resources={"warehouse": resource},
+        loggers={"progress": _progress_logger(emit)},
+    )
 
 
 def _materialise(
@@ -369,16 +401,13 @@ def _materialise(
     emit: Printer,
     instance: dg.DagsterInstance | None,
     timings: dict[str, float],
-) -> dict[str, list[str]]:
+    previous: pl.DataFrame | None = None,
+) -> tuple[dict[str, list[str]], list[str]]:
     """Run the stages in-process: ingest, every stale partition, the site; the time of
-    each in `timings` (see `BuildSummary.timings`)."""
-    defs = dg.Definitions(
-        assets=project_defs.assets,
-        asset_checks=project_defs.asset_checks,
-        jobs=project_defs.jobs,
-        resources={"warehouse": resource},
-        loggers={"progress": _progress_logger(emit)},
-    )
+    each in `timings` (see `BuildSummary.timings`). Returns the partitions built and the
+    warnings of a raw folder that shrank since `previous` (the last build's exports),
+    which the home page's notice shows too."""
+    defs = _definitions(resource, emit)
     instance = instance or dg.DagsterInstance.ephemeral()
     emit(f"Lecture des exports de {resource.raw} …")
     started = time.perf_counter()
@@ -387,6 +416,10 @@ def _materialise(
     )
     _add_steps(result, timings)
     timings["ingest"] = time.perf_counter() - started
+    warnings = shrink_warnings(previous, resource.warehouse.table("ingest_log"))
+    if warnings:
+        resource = WarehouseResource(**{**resource.model_dump(), "build_warnings": warnings})
+        defs = _definitions(resource, emit)
     built: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
@@ -410,7 +443,7 @@ def _materialise(
         started = time.perf_counter()
         _add_steps(site_job.execute_in_process(instance=instance, run_config=_QUIET), timings)
         timings["site"] = time.perf_counter() - started
-    return built
+    return built, warnings
 
 
 def _add_steps(result: dg.ExecuteInProcessResult, timings: dict[str, float]) -> None:
@@ -485,6 +518,8 @@ def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:
         w(f"    ✗ {message}\n")
     for note in summary.notes:
         w(f"    ℹ {note}\n")
+    for warning in summary.warnings:
+        w(f"  ! {warning}\n")
     for label, keys in (
         ("saisons calculées", summary.seasons_built),
         ("années calculées", summary.years_built),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
 import dagster as dg
+from pydantic import Field
 
 from pipelines.paths import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
 from pipelines.reference.bundle import Parameters, load_parameters
@@ -32,6 +34,13 @@ class WarehouseResource(dg.ConfigurableResource):
     quarantine_dir: str = os.environ.get("CLASSEMENT_QUARANTINE", "")
     # What builds keep between them (the ingest's cache); empty: `<warehouse>.cache/`.
     cache_dir: str = ""
+    # The build's reference date (ISO `YYYY-MM-DD`): an export dated later is refused;
+    # empty: today (`classement build --as-of`).
+    as_of: str = ""
+    # What the build says of a raw folder that shrank since the last build (a season
+    # without exports, fewer than half of the exports: `pipelines.shrink`), for the home
+    # page's data-quality notice; set by `classement build` only.
+    build_warnings: list[str] = Field(default_factory=list)
 
     @property
     def warehouse(self) -> Warehouse:
@@ -49,6 +58,11 @@ class WarehouseResource(dg.ConfigurableResource):
     def parameters(self) -> Parameters:
         """The rule parameters every asset computes with (one bundle per folder)."""
         return load_parameters(self.reference_dir or None)
+
+    @property
+    def reference_date(self) -> dt.date:
+        """`as_of` as a date: the day given, else today."""
+        return dt.date.fromisoformat(self.as_of) if self.as_of else dt.date.today()
 
     @property
     def quarantine(self) -> Path:

@@ -32,7 +32,10 @@ def build(
 def warehouse_resource(path: Path, **options: str) -> WarehouseResource:
     """The resource of a warehouse at `path`; its raw and reports folders beside it unless
     `options` names them."""
-    folders = {"raw_dir": str(path.parent / "raw"), "reports_dir": str(path.parent / "reports")}
+    folders: dict[str, Any] = {
+        "raw_dir": str(path.parent / "raw"),
+        "reports_dir": str(path.parent / "reports"),
+    }
     return WarehouseResource(warehouse_path=str(path), **{**folders, **options})
 
 

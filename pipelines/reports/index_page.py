@@ -6,6 +6,7 @@ holds are removed when it is written.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -44,8 +45,9 @@ _FILTER_JS = """
 """
 
 
-def render_index(data: ReportData) -> str:
-    """The site's home page: the seasons and their reports, the player directory."""
+def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
+    """The site's home page: the seasons and their reports, the player directory; its
+    notice says `warnings` (a raw folder that shrank since the last build)."""
     seasons = data.seasons()
     events = data.tournaments()
     results = data.table("results").join(
@@ -81,6 +83,7 @@ def render_index(data: ReportData) -> str:
             scope="dans ce calcul",
             glossary=GLOSSARY_PAGE,
             show_season=True,
+            warnings=warnings,
         ),
         "<h2>Saisons</h2>",
         table(
@@ -196,9 +199,9 @@ def remove_gone_reports(data: ReportData, reports: Path) -> list[Path]:
     return gone
 
 
-def write_index(data: ReportData, reports: Path) -> Path:
+def write_index(data: ReportData, reports: Path, warnings: Sequence[str] = ()) -> Path:
     remove_gone_reports(data, reports)
     write_glossary(reports)
     path = reports / "index.html"
-    write_atomic(path, render_index(data))
+    write_atomic(path, render_index(data, warnings))
     return path

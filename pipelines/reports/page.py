@@ -197,11 +197,14 @@ def notice(
     glossary: str,
     show_season: bool = False,
     whose: str = "chargés",
+    warnings: Sequence[str] = (),
 ) -> Html:
     """The data-quality notice at the top of every page: when it was generated, from which
-    data, each rejected export of its scope (`scope`: « pour cette saison »…) with its
-    reason, or that none was, and the link to the glossary."""
+    data, the `warnings` of a raw folder that shrank since the last build (the home page:
+    `pipelines.shrink`), each rejected export of its scope (`scope`: « pour cette
+    saison »…) with its reason, or that none was, and the link to the glossary."""
     parts = [f"<p>{esc(generation_line(as_of, whose=whose))}</p>"]
+    parts += [f'<p class="shrink"><strong>{esc(w)}</strong></p>' for w in warnings]
     if rejected:
         items = []
         for r in rejected:
@@ -226,7 +229,7 @@ def notice(
         parts.append(
             f"<p><strong>Avis sur les données :</strong> aucun export refusé {esc(scope)}.</p>"
         )
-        cls = "notice"
+        cls = "notice warn" if warnings else "notice"
     parts.append(f"<p>{link(glossary, 'Glossaire')} : les termes et sigles des rapports.</p>")
     return Html(f'<aside class="{cls}" id="data-notice">{"".join(parts)}</aside>')
 

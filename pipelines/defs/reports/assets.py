@@ -102,7 +102,7 @@ def report_plotly_js(warehouse: WarehouseResource) -> dg.MaterializeResult:
 def report_index(warehouse: WarehouseResource) -> dg.MaterializeResult:
     """`index.html`: the seasons with their reports (HTML, PDF) and the player directory."""
     data = _data(warehouse)
-    path = write_index(data, warehouse.reports)
+    path = write_index(data, warehouse.reports, warehouse.build_warnings)
     return dg.MaterializeResult(
         metadata={"path": dg.MetadataValue.path(str(path)), "seasons": len(data.seasons())}
     )
