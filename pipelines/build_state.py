@@ -3,10 +3,12 @@
 After each build, `<warehouse>.cache/build_state.json` keeps a key of everything the build
 depends on, and the build's summary. The key hashes:
 
-- the raw folder as the file system describes it: every file's path, size, modification
-  time and inode (a file edited, added, removed, renamed or replaced changes it; the
-  files are not read), stated *before* the build reads them, so that a file changed
-  while a build runs is read by the next one;
+- the raw folder: every file's path, size, modification time and inode as the file
+  system describes it (a file added, removed, renamed, replaced or touched changes it),
+  and the content hash of every file the ingest reads, its links refused by name
+  included (an export rewritten at the same size with its old date changes it too:
+  the date is never trusted alone), stated *before* the build reads them, so that a
+  file changed while a build runs is read by the next one;
 - the project's code and rule parameters (`pipelines/`, `transforms/`, the reference
   folder), the versions of the packages computing them, the reproducible-build date
   (`SOURCE_DATE_EPOCH`);
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
+from pipelines.ingest.raw import content_hash, export_paths, key_of, refused_paths
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reference.bundle import Parameters
 
@@ -52,8 +55,13 @@ def code_digest(params: Parameters, root: Path = PROJECT_ROOT) -> str:
 def raw_digest(raw_dir: Path) -> str:
     """Every file of the raw folder (any depth, hidden ones included: renaming a file to
     hide it changes the folder) by path, size, modification time and inode, links by
-    their own entry. Nothing is read."""
+    their own entry; then every export the ingest reads (in a linked season folder too)
+    by its content, and every entry it refuses by name."""
     digest = hashlib.sha256()
+    for export in export_paths(raw_dir):
+        digest.update(f"{key_of(export, raw_dir)}\0{content_hash(export)}\n".encode())
+    for key, message in refused_paths(raw_dir).items():
+        digest.update(f"{key}\0{message}\n".encode())
     entries: list[tuple[str, os.stat_result]] = []
     for folder, dirs, names in os.walk(raw_dir):
         dirs.sort()

@@ -1,9 +1,13 @@
 """What the ingest learnt of each file, kept between builds so unchanged files are not read
 again (`ingest_folder`).
 
-A file is unchanged when its size, modification time and inode are those of the last
-build; its typed rows and its record (its own rejection message, its notes) then come from
-the cache, and only the checks across files run on every build. The cache is thrown away
+A file is unchanged when its content hash is the one of the bytes the last build read
+(its record's `sha256`): its typed rows and its record (its own rejection message, its
+notes) then come from the cache, and only the checks across files run on every build. The
+size, modification time and inode are only a shortcut that can never hide a change: a file
+whose stat differs is read again without being hashed first, and one whose stat is the
+same is hashed all the same (an export rewritten at the same size with its old date, by
+`cp -p`, `rsync -t` or `touch -r`, is read again). The cache is thrown away
 when the ingest's code, the table registry or the reference data change. It lives beside
 the warehouse (`<warehouse>.cache/ingest/`), is derived data only, and can be deleted at any
 time.
@@ -22,7 +26,13 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
-from pipelines.ingest.raw import COMPANION_SUFFIXES, export_paths, key_of, refused_paths
+from pipelines.ingest.raw import (
+    COMPANION_SUFFIXES,
+    content_hash,
+    export_paths,
+    key_of,
+    refused_paths,
+)
 from pipelines.progress import Progress
 from pipelines.reference.bundle import Parameters
 
@@ -100,15 +110,24 @@ def ingest_folder(
     reuse: set[str] = set()
     if cached is not None:
         old, old_stats = cached
+
+        def unchanged(key: str) -> bool:
+            """The file holds the bytes the cache read (`sha256` of its record)."""
+            record = old.records.get(key)
+            if key not in paths or record is None or record.sha256 is None:
+                return False
+            if old_stats.get(key) != stats[key]:
+                return False  # read again (and hashed as it is read)
+            return content_hash(paths[key]) == record.sha256
+
         companions = {k for k in set(stats) | set(old_stats) if _is_companion(k)}
-        moved = {_folder(k) for k in companions if old_stats.get(k) != stats.get(k)}
+        moved = {_folder(k) for k in companions if not unchanged(k)}
         reuse = {
             k
             for k in paths
             if k not in refused
-            and old_stats.get(k) == stats[k]
-            and k in old.records
             and not (_folder(k) in moved and not _is_companion(k))
+            and unchanged(k)
         }
     fresh = _Files({k: paths[k] for k in sorted(paths) if k not in reuse})
     around = {k: paths[k].read_bytes() for k in paths if _is_companion(k) and k not in fresh}

@@ -180,12 +180,19 @@ def read_raw(raw_dir: Path) -> dict[str, bytes]:
     return {key_of(p, raw_dir): p.read_bytes() for p in export_paths(raw_dir)}
 
 
+def content_hash(path: Path) -> str:
+    """The SHA-256 of a file's bytes (the ingest log's `sha256` of it), read in chunks:
+    what recognises a file, whatever its size and date say."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def fingerprint(raw_dir: Path) -> dict[str, str]:
     """Content hash of every export, keyed like `read_raw`."""
-    hashes = {
-        key_of(p, raw_dir): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in export_paths(raw_dir)
-    }
+    hashes = {key_of(p, raw_dir): content_hash(p) for p in export_paths(raw_dir)}
     return hashes | dict.fromkeys(refused_paths(raw_dir), "refused")
 
 
