@@ -220,6 +220,7 @@ def run_build(
     reference_dir: Path | None = None,
     allow_empty: bool = False,
     as_of: dt.date | None = None,
+    full: bool = False,
 ) -> BuildSummary:
     """Ingest `raw_dir` and materialise every asset, then publish the new reports and the
     new warehouse as one step (`pipelines.publish`); print the PDFs last.
@@ -236,7 +237,8 @@ def run_build(
     `reference_dir`: the rule parameters' folder (`pipelines.reference.bundle.reference_dir`:
     default `CLASSEMENT_REFERENCE_DIR`, else `data/reference`). `as_of`: the build's
     reference date (default today): an export dated later is refused; a build on another
-    date is not « nothing changed »."""
+    date is not « nothing changed ». `full`: recompute everything whatever the caches say
+    (no « nothing changed », every export read again, every season and year rebuilt)."""
     started = time.perf_counter()
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
@@ -255,7 +257,8 @@ def run_build(
         ).hexdigest()
         last = load_state(cache)
         if (
-            last is not None
+            not full
+            and last is not None
             and last.inputs == inputs
             and warehouse_path.exists()
             and last.outputs == outputs_digest(warehouse_path, reports_dir, quarantine)
@@ -267,6 +270,8 @@ def run_build(
             summary = _summary_from_state(last.summary, warehouse_path, reports_dir, quarantine)
         else:
             forget_state(cache)
+            if full:
+                shutil.rmtree(cache / "ingest", ignore_errors=True)  # every export read again
             summary = _build(
                 raw_dir,
                 warehouse_path,
@@ -276,6 +281,7 @@ def run_build(
                 instance,
                 params,
                 reference_date,
+                full=full,
             )
         if pdf:
             started_pdf = time.perf_counter()
@@ -326,6 +332,7 @@ def _build(
     instance: dg.DagsterInstance | None,
     params: Parameters,
     as_of: str = "",
+    full: bool = False,
 ) -> BuildSummary:
     """The build proper, in staging copies published at the end (`run_build`)."""
     timings: dict[str, float] = {}
@@ -346,7 +353,7 @@ def _build(
             as_of=as_of,
         )
         with Warehouse(staging).held():
-            built, warnings = _materialise(resource, emit, instance, timings, previous)
+            built, warnings = _materialise(resource, emit, instance, timings, previous, full=full)
             summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
         summary.timings = timings
         summary.warnings = warnings
@@ -402,11 +409,13 @@ def _materialise(
     instance: dg.DagsterInstance | None,
     timings: dict[str, float],
     previous: pl.DataFrame | None = None,
+    *,
+    full: bool = False,
 ) -> tuple[dict[str, list[str]], list[str]]:
     """Run the stages in-process: ingest, every stale partition, the site; the time of
     each in `timings` (see `BuildSummary.timings`). Returns the partitions built and the
     warnings of a raw folder that shrank since `previous` (the last build's exports),
-    which the home page's notice shows too."""
+    which the home page's notice shows too. `full`: every partition, stale or not."""
     defs = _definitions(resource, emit)
     instance = instance or dg.DagsterInstance.ephemeral()
     emit(f"Lecture des exports de {resource.raw} …")
@@ -423,7 +432,9 @@ def _materialise(
     built: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
-        keys = stale_partitions(resource.warehouse, stage, resource.reports, resource.parameters)
+        keys = stale_partitions(
+            resource.warehouse, stage, resource.reports, resource.parameters, every=full
+        )
         built[stage.partition] = keys if job.nodes else []
         if not job.nodes:
             continue

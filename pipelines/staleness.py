@@ -85,10 +85,13 @@ def stale_partitions(
     stage: Stage,
     reports: Path | None = None,
     params: Parameters | None = None,
+    *,
+    every: bool = False,
 ) -> list[str]:
     """A stage's partitions to build, in order: their inputs, the code or the rule
     parameters (`params`, see `code_fingerprint`) changed since they were last built, or
-    (given the reports folder) one of their reports is missing."""
+    (given the reports folder) one of their reports is missing; with `every`, all of them
+    (`classement build --full`)."""
     tables = set(warehouse.tables())
     if stage.fingerprints not in tables:
         return []
@@ -107,7 +110,7 @@ def stale_partitions(
         missing_report = reports is not None and not all(
             path.exists() for path in stage.outputs(reports, key)
         )
-        if built.get(key) != _build_key(fingerprint, code) or missing_report:
+        if every or built.get(key) != _build_key(fingerprint, code) or missing_report:
             stale.append(key)
     return stale
 

@@ -28,6 +28,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--no-pdf", action="store_true", help="do not print the season reports to PDF"
     )
     parser.add_argument(
+        "--full",
+        action="store_true",
+        help="recompute everything whatever the caches say: every export read again, "
+        "every season and year rebuilt",
+    )
+    parser.add_argument(
         "--allow-empty",
         action="store_true",
         help="build even from a raw folder without any export (it empties every table "
@@ -66,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             reference_dir=args.reference.resolve() if args.reference else None,
             as_of=args.as_of,
             allow_empty=args.allow_empty,
+            full=args.full,
         )
     except WarehouseLocked as err:
         print(f"\nConstruction refusée : {err}", file=sys.stderr)
