@@ -38,13 +38,14 @@ lock:
 build: setup
 	$(BIN)/classement build
 
-# Both cores (pytest-xdist); a test file's module fixtures stay on one worker
+# Every core (pytest-xdist): tests spread one by one, except the modules marked
+# xdist_group (their module fixtures build once, so their tests stay on one worker)
 test: setup
-	$(BIN)/pytest -n auto --dist loadfile
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # Developers: the suite without whole builds, browsers and printing (seconds, not minutes)
 test-fast: $(STAMP)
-	$(BIN)/pytest -n auto --dist loadfile -m "not slow"
+	$(BIN)/pytest -n auto --dist loadgroup -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
