@@ -18,9 +18,24 @@ Decisions taken here:
 - **Unknown country** (`unknown_country`): a value of the season's tournaments' `country`
   the alias table does not know; `rows` counts the tournaments.
 - Empty values are no value: never a note.
+- **Mis-encoded name** (`mojibake_name`): a name of the season's results rows (« NOM
+  Prénom » as written on the row) that reads as UTF-8 text decoded as Latin-1 or
+  Windows-1252 (`RÃ©gis` for `Régis`, `Lâ€™Hermite` for `L’Hermite`): it holds `Ã`, `Â`
+  or `â`, and encoding it back to Windows-1252 (or Latin-1) gives valid UTF-8 that differs
+  (twice for a name garbled twice). One note per spelling as written, naming its licences,
+  the likely name and the name kept (`players`); `rows` counts the season's rows writing
+  it. The name is kept as written: the organiser corrects the export.
+- **One licence, several names** (`licence_spellings`): a licence whose season's results
+  rows write names that differ once case and runs of spaces are ignored (`Dupont Jean` and
+  `DUPONT  Jean` are one name; `Dupont Jean` and `Dupond Jean`, or `Hélène` and `Helene`,
+  are two: an accent is part of a spelling). One note per licence listing every spelling
+  exactly as written with its rows, and the name kept (`players`: the latest written);
+  `rows` counts the licence's rows in the season.
 """
 
 from __future__ import annotations
+
+import re
 
 import polars as pl
 
@@ -31,6 +46,8 @@ NOTES = table("data_quality_notes")
 
 UNKNOWN_FEDERATION = "unknown_federation"
 UNKNOWN_COUNTRY = "unknown_country"
+MOJIBAKE_NAME = "mojibake_name"
+LICENCE_SPELLINGS = "licence_spellings"
 # Where the alias table is, as the notes tell the reader.
 ALIAS_FILE = "data/reference/federations.csv"
 
@@ -121,6 +138,153 @@ def unknown_federations_and_countries(
                 "subject": r["value"],
                 "detail": _country_detail(r["value"], int(r["rows"])),
                 "rows": int(r["rows"]),
+            }
+        )
+    frame = pl.DataFrame(
+        rows,
+        schema={"notice": pl.String, "subject": pl.String, "detail": pl.String, "rows": pl.Int64},
+    )
+    return NOTES.check(
+        frame.select(pl.lit(season, dtype=pl.String).alias("season"), pl.all()).sort(
+            "notice", "subject"
+        )
+    )
+
+
+# ---------------------------------------------------------------------------- names
+
+# What UTF-8 letters read as Latin-1 or Windows-1252 begin with: `Ã` (é, è, à, ç, É…),
+# `Â` (a no-break space, °, «), `â` (’, “, –, €).
+_MOJIBAKE_START = "[ÃÂâ]"
+
+
+def _written_name(last: str | None, first: str | None) -> str:
+    """« NOM Prénom » as written (either may be missing)."""
+    return " ".join(part for part in (last, first) if part)
+
+
+def _repaired_word(word: str) -> str:
+    text = word
+    for _ in range(3):
+        for legacy in ("cp1252", "latin-1"):
+            try:
+                decoded = text.encode(legacy).decode("utf-8")
+            except UnicodeError:
+                continue
+            if decoded != text:
+                text = decoded
+                break
+        else:
+            break
+    return text
+
+
+def repaired_name(name: str) -> str | None:
+    """The name a mis-encoded `name` stood for (`RÃ©gis` → `Régis`), else None: a word of
+    it encoded back to Windows-1252 (or Latin-1) is valid UTF-8 and differs; repeated while
+    it does (a name garbled twice). Word by word: `Lefèvre RÃ©gis` is `Lefèvre Régis`."""
+    if not re.search(_MOJIBAKE_START, name):
+        return None
+    repaired = re.sub(r"[^ ]+", lambda m: _repaired_word(m.group()), name)
+    return repaired if repaired != name else None
+
+
+def _kept_names(players: pl.DataFrame) -> dict[str, str]:
+    return {
+        pid: _written_name(last, first)
+        for pid, last, first in players.select("player_id", "last_name", "first_name").iter_rows()
+    }
+
+
+def _licences(ids: list[str]) -> str:
+    shown = ", ".join(ids[:10]) + (f" et {len(ids) - 10} autres" if len(ids) > 10 else "")
+    return f"{'la licence' if len(ids) == 1 else 'les licences'} {shown}"
+
+
+def _mojibake_detail(
+    name: str, repaired: str, rows: int, ids: list[str], kept: dict[str, str]
+) -> str:
+    kept_names = sorted({kept.get(pid, "") for pid in ids} - {""})
+    if kept_names == [name]:
+        keeps = "C'est le nom gardé (fiche joueur)"
+    elif kept_names:
+        keeps = "Le nom gardé (fiche joueur) est " + " ; ".join(f"« {k} »" for k in kept_names)
+    else:
+        keeps = "Aucun nom n'est gardé (fiche joueur)"
+    return (
+        f"Nom mal encodé « {name} », écrit dans {_plural(rows, 'ligne', 'lignes')} de "
+        f"résultats de la saison pour {_licences(ids)} : un texte UTF-8 lu comme du Latin-1, "
+        f"probablement « {repaired} ». {keeps}. Le nom est gardé tel qu'écrit : corrigez "
+        "l'export (enregistré en UTF-8) puis reconstruisez."
+    )
+
+
+def _spellings_detail(pid: str, spellings: list[tuple[str, int]], kept: str | None) -> str:
+    listed = " ; ".join(f"« {name} » ({_plural(n, 'ligne', 'lignes')})" for name, n in spellings)
+    keeps = (
+        f"Le nom gardé (fiche joueur, le dernier écrit) est « {kept} »."
+        if kept
+        else "Aucun nom n'est gardé (fiche joueur)."
+    )
+    return (
+        f"La licence {pid} porte des noms différents dans les résultats de la saison : "
+        f"{listed}. {keeps} S'il s'agit de deux personnes, une licence est erronée dans un "
+        "export."
+    )
+
+
+def name_notes(season: str, results: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    """The `data_quality_notes` rows of one season for the players' names: mis-encoded
+    names (`mojibake_name`) and licences written under several names (`licence_spellings`).
+
+    `results`: the season's results rows (`player_id, last_name, first_name` as written);
+    `players`: `player_id, last_name, first_name` of the `players` table (the names kept)
+    for the players with a result in the season. Sorted by notice, then subject."""
+    kept = _kept_names(players)
+    written = (
+        results.select(
+            pl.col("player_id").cast(pl.String),
+            pl.concat_str(
+                [pl.col("last_name").fill_null(""), pl.col("first_name").fill_null("")],
+                separator=" ",
+            )
+            .str.strip_chars()
+            .alias("name"),
+        )
+        .filter(pl.col("name") != "")
+        .group_by("player_id", "name")
+        .agg(pl.len().cast(pl.Int64).alias("rows"))
+        .sort("player_id", "name")
+    )
+    rows: list[dict[str, object]] = []
+    suspects = written.filter(pl.col("name").str.contains(_MOJIBAKE_START))
+    garbled: dict[str, tuple[str, int, list[str]]] = {}
+    for pid, name, n in suspects.iter_rows():
+        repaired = repaired_name(name)
+        if repaired is not None:
+            _, total, ids = garbled.get(name, (repaired, 0, []))
+            garbled[name] = (repaired, total + n, [*ids, pid])
+    for name, (repaired, n, ids) in garbled.items():
+        rows.append(
+            {
+                "notice": MOJIBAKE_NAME,
+                "subject": name,
+                "detail": _mojibake_detail(name, repaired, n, ids, kept),
+                "rows": n,
+            }
+        )
+    keyed = written.with_columns(
+        pl.col("name").str.to_lowercase().str.replace_all(r"\s+", " ").alias("_key")
+    )
+    several = keyed.filter(pl.col("_key").n_unique().over("player_id") > 1)
+    for (pid,), spellings in several.group_by("player_id", maintain_order=True):
+        listed = [(str(name), int(n)) for name, n in spellings.select("name", "rows").iter_rows()]
+        rows.append(
+            {
+                "notice": LICENCE_SPELLINGS,
+                "subject": pid,
+                "detail": _spellings_detail(str(pid), listed, kept.get(str(pid)) or None),
+                "rows": sum(n for _, n in listed),
             }
         )
     frame = pl.DataFrame(

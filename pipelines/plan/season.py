@@ -38,7 +38,7 @@ from transforms.federations import AliasTable
 from transforms.mort_subite.challenge import challenge
 from transforms.mort_subite.rules import with_host_series
 from transforms.national import classify_national
-from transforms.quality import unknown_federations_and_countries
+from transforms.quality import name_notes, unknown_federations_and_countries
 from transforms.scoring import audit_game_sheets
 from transforms.series import (
     SeriesParams,
@@ -322,9 +322,11 @@ def _names(i: SeasonInputs) -> pl.DataFrame | None:
 
 
 def _season_players(i: SeasonInputs) -> pl.DataFrame:
-    """`player_id, federation` of the players with a result in the season."""
+    """`player_id, federation, last_name, first_name` (`players`) of the players with a
+    result in the season."""
     return i.wh.read(
-        "SELECT p.player_id, p.federation FROM players p WHERE p.player_id IN "
+        "SELECT p.player_id, p.federation, p.last_name, p.first_name FROM players p "
+        "WHERE p.player_id IN "
         "(SELECT r.player_id FROM results r JOIN tournaments t USING (tournament_id) "
         "WHERE t.season = ?)",
         [i.season],
@@ -558,7 +560,8 @@ def _quality(i: SeasonInputs) -> Frames:
         i.frame("tournaments"),
         i.params.federations,
     )
-    return {"data_quality_notes": notes}
+    names = name_notes(i.season, i.frame("results"), i.frame("season_players"))
+    return {"data_quality_notes": pl.concat([notes, names]).sort("notice", "subject")}
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,8 @@ BAR_KINDS = {"minimum": "minimum", "quota": "quota", "rest": "reste"}
 NOTICES = {
     "unknown_federation": "Fédération inconnue",
     "unknown_country": "Pays inconnu",
+    "mojibake_name": "Nom mal encodé",
+    "licence_spellings": "Licence sous plusieurs noms",
 }
 
 

@@ -67,6 +67,13 @@ TABLES = (
         columns(
             ("tournament_id", STR),
             ("player_id", STR),
+            (
+                "last_name",
+                STR,
+                "as written on this row (the player's kept name is `players`'; the other "
+                "spellings are data-quality notes)",
+            ),
+            ("first_name", STR, "as written on this row"),
             ("rank", INT, "ties share the best place"),
             ("federation", STR),
             ("club", STR),

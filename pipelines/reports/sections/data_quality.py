@@ -1,5 +1,5 @@
 """The data-quality annex, last in the report: what the season's exports write that the
-reference data does not know (`data_quality_notes`), each once."""
+reference data does not know or that looks wrong (`data_quality_notes`), each once."""
 
 from __future__ import annotations
 
@@ -21,9 +21,11 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         tag(
             "p",
             "Valeurs des exports de la saison que les données de référence ne connaissent pas, "
-            "chacune une seule fois. Elles sont gardées telles qu'écrites ; pour les "
-            "reconnaître, il suffit d'ajouter l'écriture à la table des fédérations et pays "
-            "(data/reference/federations.csv) et de recalculer la saison.",
+            "ou qui semblent erronées (nom mal encodé, licence écrite sous plusieurs noms), "
+            "chacune une seule fois. Elles sont gardées telles qu'écrites ; pour reconnaître "
+            "une fédération ou un pays, il suffit d'ajouter l'écriture à la table des "
+            "fédérations et pays (data/reference/federations.csv) et de recalculer la saison ; "
+            "un nom se corrige dans l'export.",
         )
     ]
     if notes.height == 0:
@@ -57,5 +59,6 @@ SECTION = Section(
     order=1000,
     render=render,
     description="Fédérations et pays écrits dans les exports que la table de référence ne "
-    "connaît pas, une fois par saison.",
+    "connaît pas, noms mal encodés et licences écrites sous plusieurs noms, une fois par "
+    "saison.",
 )
