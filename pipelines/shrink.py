@@ -47,7 +47,8 @@ def previous_exports(warehouse: Path) -> pl.DataFrame | None:
 
 
 def _exports(n: int) -> str:
-    return f"{n} export" if n == 1 else f"{n} exports"
+    """« 0 export », « 1 export », « 2 exports » (French: the singular below two)."""
+    return f"{n} export" if n < 2 else f"{n} exports"
 
 
 def shrink_warnings(previous: pl.DataFrame | None, current: pl.DataFrame) -> list[str]:

@@ -201,7 +201,7 @@ BAD_CASES: list[tuple[str, dict[str, Edit], str, str]] = [
         {
             CALENDAR_FILE: _replace(
                 "PACA,Orange,2024,2024-04-14,2023-11-19,held,L2024-ORA",
-                "PACA,Orange,2023,2023-04-14,2023-11-19,held,L2024-ORA",
+                "PACA,Orange,2023,2023-04-14,2022-11-19,held,L2024-ORA",
             )
         },
         CALENDAR_FILE,

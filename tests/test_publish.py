@@ -243,4 +243,4 @@ def test_a_raw_folder_that_shrank_says_so_in_the_summary_and_the_notice(tmp_path
     )
     assert shrunk.warnings == [said]
     assert said in _printed(shrunk) and said in _notice(out)
-    assert 'class="notice warn"' in (out / "reports" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="shrink">' in (out / "reports" / "index.html").read_text(encoding="utf-8")

@@ -119,6 +119,7 @@ aside.notice { border: 1px solid var(--line); border-left: 4px solid #2e9a4b;
   background: #f5faf6; padding: .4rem .8rem; margin: .6rem 0 1rem; font-size: .85rem; }
 aside.notice.warn { border-left-color: #c23b3b; background: #fdf3f2; }
 aside.notice p { margin: .2rem 0; }
+aside.notice p.shrink { color: #a12a2a; }
 aside.notice ul { margin: .2rem 0 .3rem; padding-left: 1.2rem; }
 aside.notice li { overflow-wrap: anywhere; }
 details > summary { cursor: pointer; }
@@ -229,7 +230,7 @@ def notice(
         parts.append(
             f"<p><strong>Avis sur les données :</strong> aucun export refusé {esc(scope)}.</p>"
         )
-        cls = "notice warn" if warnings else "notice"
+        cls = "notice"
     parts.append(f"<p>{link(glossary, 'Glossaire')} : les termes et sigles des rapports.</p>")
     return Html(f'<aside class="{cls}" id="data-notice">{"".join(parts)}</aside>')
 
