@@ -136,14 +136,19 @@ def calendar_checks(
 
 def _without_results_errors(held: pl.DataFrame, sent: pl.DataFrame) -> pl.DataFrame:
     """A held edition whose tournament no results file gives (accepted or not), unless it is
-    dated before the circuit's first held edition with results (the editions before the
-    data starts, docs/exports.md)."""
-    read = sent.select("tournament_id").drop_nulls().unique().with_columns(_sent=pl.lit(True))
+    dated before the first tournament with results of the circuit's held editions (the
+    editions before the data starts, docs/exports.md)."""
+    read = (
+        sent.drop_nulls("tournament_id")
+        .group_by("tournament_id")
+        .agg(pl.col("end_date").max().alias("_end"))
+        .with_columns(_sent=pl.lit(True))
+    )
     marked = (
         held.drop_nulls(["_code", "date"])
         .join(read, on="tournament_id", how="left")
         .with_columns(pl.col("_sent").fill_null(False))
-        .with_columns(_start=pl.col("date").filter(pl.col("_sent")).min().over("_code"))
+        .with_columns(_start=pl.col("_end").min().over("_code"))
     )
     return error_rows(
         marked,
