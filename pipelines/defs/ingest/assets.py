@@ -60,6 +60,7 @@ def ingest(
         params=params,
         cache_dir=warehouse.cache / "ingest",
         progress=throttled(context.log.info, "exports lus"),
+        as_of=warehouse.reference_date,
     )
     quarantined = quarantine(result.rejected, warehouse.raw, warehouse.quarantine)
     for path, message in sorted(result.rejected.items()):
