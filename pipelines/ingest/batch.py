@@ -63,7 +63,37 @@ def sha256(data: bytes) -> str:
 
 def _stack(tables: list[tuple[str, RawTable]], columns: tuple[str, ...]) -> pl.DataFrame:
     """One frame of strings for every file's table of one kind, tagged with `_file`
-    (the path), `_where` (the name used in messages) and `_row`."""
+    (the path), `_where` (the name used in messages) and `_row`, in order: a table's
+    chunks (`RawTable.chunks`) then its lists."""
+    parts: list[pl.DataFrame] = []
+    small: list[tuple[str, RawTable]] = []
+    for path, table in tables:
+        if table.chunks:
+            if small:
+                parts.append(_from_lists(small, columns))
+                small = []
+            where = table.where or path
+            parts.extend(
+                chunk.select(
+                    *[
+                        pl.col(c) if c in chunk.columns else pl.lit(None, pl.String).alias(c)
+                        for c in columns
+                    ],
+                    pl.col("_row").cast(pl.Int64),
+                    pl.lit(path, pl.String).alias("_file"),
+                    pl.lit(where, pl.String).alias("_where"),
+                )
+                for chunk in table.chunks
+            )
+        if table.rows:
+            small.append((path, table))
+    if small or not parts:
+        parts.append(_from_lists(small, columns))
+    return parts[0] if len(parts) == 1 else pl.concat(parts)
+
+
+def _from_lists(tables: list[tuple[str, RawTable]], columns: tuple[str, ...]) -> pl.DataFrame:
+    """`_stack` of the tables' lists (many small files at once)."""
     data: dict[str, list[str | None]] = {c: [] for c in columns}
     rows: list[int] = []
     paths: list[str] = []
@@ -178,27 +208,39 @@ def stage_files(
             for kind_name, raw_table in tables.items():
                 by_kind[kind_name].append((path, raw_table))
         for kind in _kinds():
-            entries = by_kind[kind.name]
-            if not entries:
-                continue
-            try:
-                typed, errors = validate.type_frame(_stack(entries, kind.columns), kind)
-            except Exception:  # isolate the file(s) typing cannot handle
-                typed_parts, error_parts = [], []
-                for path, table in entries:
-                    try:
-                        one = validate.type_frame(_stack([(path, table)], kind.columns), kind)
-                    except Exception as err:
-                        records[path].rejected = _unexpected(path, err)
-                        continue
-                    typed_parts.append(one[0])
-                    error_parts.append(one[1])
-                if not typed_parts:
-                    continue
-                typed, errors = pl.concat(typed_parts), pl.concat(error_parts)
-            typed_chunks[kind.name].append(typed)
-            error_chunks.append(errors)
+            batch: list[tuple[str, RawTable]] = []
+            for path, table in by_kind[kind.name]:
+                for piece in table.pieces():
+                    if piece.chunks:  # a large file's chunk: typed alone, then let go
+                        type_batch(kind, batch)
+                        batch = []
+                        type_batch(kind, [(path, piece)])
+                    else:
+                        batch.append((path, piece))
+            type_batch(kind, batch)
         parsed.clear()
+
+    def type_batch(kind: Kind, entries: list[tuple[str, RawTable]]) -> None:
+        """Type the rows of `entries` at once (`validate.type_frame`), into `typed_chunks`."""
+        if not entries:
+            return
+        try:
+            typed, errors = validate.type_frame(_stack(entries, kind.columns), kind)
+        except Exception:  # isolate the file(s) typing cannot handle
+            typed_parts, error_parts = [], []
+            for path, table in entries:
+                try:
+                    one = validate.type_frame(_stack([(path, table)], kind.columns), kind)
+                except Exception as err:
+                    records[path].rejected = _unexpected(path, err)
+                    continue
+                typed_parts.append(one[0])
+                error_parts.append(one[1])
+            if not typed_parts:
+                return
+            typed, errors = pl.concat(typed_parts), pl.concat(error_parts)
+        typed_chunks[kind.name].append(typed)
+        error_chunks.append(errors)
 
     rows_read = 0
     for done, path in enumerate(sorted(files), start=1):

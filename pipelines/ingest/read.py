@@ -11,8 +11,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePath
@@ -97,7 +98,9 @@ def _detected(header: tuple[str, ...]) -> tuple[Kind | None, tuple[str, ...], st
 class RawTable:
     """One kind of content of one file, still as text: the canonical columns it has, and
     the row number of each row. Plain lists, so that thousands of small files are stacked
-    into one frame per kind at once rather than one frame each."""
+    into one frame per kind at once rather than one frame each; a large file's rows come
+    first as `chunks`, frames of string columns plus `_row` of `CHUNK_ROWS` rows each (its
+    text is never held as Python lists at once), the lists holding the rows after them."""
 
     columns: dict[str, list[str | None]]
     rows: list[int]
@@ -105,15 +108,29 @@ class RawTable:
     # canonical column -> the header the file writes, where it is not the canonical name
     # itself (`rank` -> `Rang`): messages show it beside the canonical name.
     headers: dict[str, str] = field(default_factory=dict)
+    chunks: list[pl.DataFrame] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.rows) + sum(chunk.height for chunk in self.chunks)
+
+    def pieces(self) -> Iterator[RawTable]:
+        """The table in order as tables of one chunk each, then its lists: each chunk is
+        let go of as soon as it is given."""
+        while self.chunks:
+            yield RawTable({}, [], self.where, self.headers, [self.chunks.pop(0)])
+        if self.rows:
+            yield RawTable(self.columns, self.rows, self.where, self.headers)
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> RawTable:
         """From a parser's frame of string columns plus `_row`."""
         columns = {c: frame[c].to_list() for c in frame.columns if c != "_row"}
         return cls(columns=columns, rows=frame["_row"].to_list())
+
+
+def _columns(kind: Kind, columns: list[str], rows: list[list[str]]) -> dict[str, list[str | None]]:
+    """The kind's columns of `rows`, as lists."""
+    return {col: [r[i] for r in rows] for i, col in enumerate(columns) if col in kind.dtypes}
 
 
 def _table(
@@ -124,9 +141,7 @@ def _table(
     numbers: list[int],
     where: str | None = None,
 ) -> RawTable:
-    data: dict[str, list[str | None]] = {
-        col: [r[i] for r in rows] for i, col in enumerate(columns) if col in kind.dtypes
-    }
+    data = _columns(kind, columns, rows)
     headers = {
         col: title.strip()
         for title, col in zip(header, columns, strict=True)
@@ -153,22 +168,44 @@ def _separator(header_line: str, name: str) -> str:
     return ";" if counts[";"] > counts[","] else ","
 
 
+# A CSV file's rows are turned into a frame of strings every this many rows (memory).
+CHUNK_ROWS = 50_000
+# A line of text and its end (`\n`, `\r\n` or `\r`), as a file opened with newline="".
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text` one at a time, their ends kept (never a list of every line nor
+    a copy of the text: a 200 MB export is read in the memory of a few lines)."""
+    return (match.group() for match in _LINE.finditer(text))
+
+
+def _chunk(
+    kind: Kind, columns: list[str], rows: list[list[str]], numbers: list[int]
+) -> pl.DataFrame:
+    """Rows of a CSV as a frame of string columns (the kind's) plus `_row`."""
+    data = _columns(kind, columns, rows)
+    schema = {c: pl.String for c in data} | {"_row": pl.Int64}
+    return pl.DataFrame({**data, "_row": numbers}, schema=schema)
+
+
 def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
-    """One CSV export: a single kind of content."""
+    """One CSV export: a single kind of content, its rows typed as strings in frames of
+    `CHUNK_ROWS` rows as they are read."""
     text = decode(data, name)
     if not text.strip():
         raise ExportError(name, "le fichier est vide")
-    lines = text.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.strip())
-    if first:
+    end = text.find("\n")
+    first_line = (text[: end if end >= 0 else len(text)].splitlines() or [""])[0]
+    if not first_line.strip():
         raise ExportError(
             name,
             "le fichier doit commencer par sa ligne d'en-tête (supprimez les lignes vides "
             "au-dessus)",
             row=1,
         )
-    sep = _separator(lines[0], name)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    sep = _separator(first_line, name)
+    reader = csv.reader(_lines(text), delimiter=sep)
     try:
         header = next(reader)
     except csv.Error as err:
@@ -177,6 +214,7 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
     width = len(header)
     rows: list[list[str]] = []
     numbers: list[int] = []
+    chunks: list[pl.DataFrame] = []
     ended = reader.line_num  # the last line of the previous record
     try:
         for fields in reader:
@@ -194,13 +232,18 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
                 )
             rows.append(fields)
             numbers.append(line)
+            if len(rows) == CHUNK_ROWS:
+                chunks.append(_chunk(kind, columns, rows, numbers))
+                rows, numbers = [], []
     except csv.Error as err:
         raise ExportError(name, f"ligne illisible ({err})", row=ended + 1) from None
-    if not rows:
+    if not rows and not chunks:
         raise ExportError(
             name, "le fichier a une ligne d'en-tête mais aucune ligne de données", row=1
         )
-    return {kind.name: _table(kind, header, columns, rows, numbers)}
+    table = _table(kind, header, columns, rows, numbers)
+    table.chunks = chunks
+    return {kind.name: table}
 
 
 def _cell_text(value: object) -> str:
