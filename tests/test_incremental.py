@@ -1,13 +1,15 @@
 """An incremental build always equals a fresh build of the same raw folder: a property test
-over random sequences of exports added, removed, changed and re-dated."""
+over random sequences of exports added, removed, changed, re-dated and rewritten in place at
+the same size with their old date (`cp -p`, `rsync -t`, `touch -r`)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.builds import build
@@ -30,7 +32,8 @@ def _duplicate(tid: str, date: str, order: list[int]) -> str:
 
 
 # Every export the sequences may hold: name → content, in two versions (the second a
-# correction of the first), each at one of two dates (two seasons).
+# correction of the first, of the same size: `rewrite` writes it in place), each at one of
+# two dates (two seasons).
 DATES = ("2024-01-14", "2024-11-17")
 EXPORTS = {
     "C1.csv": lambda v, d: results_csv("C1", PLAYERS if v == 0 else PLAYERS[::-1], date=d),
@@ -43,7 +46,8 @@ EXPORTS = {
     ),
 }
 STEP = st.tuples(
-    st.sampled_from(["add", "remove", "change", "redate"]), st.sampled_from(sorted(EXPORTS))
+    st.sampled_from(["add", "remove", "change", "redate", "rewrite"]),
+    st.sampled_from(sorted(EXPORTS)),
 )
 
 
@@ -52,6 +56,16 @@ def _write(folder: Path, state: dict[str, tuple[int, int]]) -> None:
     folder.mkdir(parents=True)
     for name, (version, date) in state.items():
         (folder / name).write_text(EXPORTS[name](version, DATES[date]), encoding="utf-8")
+
+
+def _rewrite(path: Path, content: str) -> None:
+    """Write `content` into the file (same inode) and give it back its size and date."""
+    info = os.stat(path)
+    data = content.encode("utf-8")
+    assert len(data) == info.st_size
+    with open(path, "r+b") as handle:
+        handle.write(data)
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
 # A fresh build is the oracle, and the same raw folder always builds the same (the builds
@@ -78,6 +92,7 @@ def _fresh(raw: Path, root: Path, state: dict[str, tuple[int, int]]) -> object:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(steps=st.lists(STEP, min_size=2, max_size=3))
+@example(steps=[("rewrite", "D1.csv"), ("rewrite", "liste.csv")])
 def test_an_incremental_build_equals_a_fresh_one(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str]]
 ) -> None:
@@ -99,7 +114,11 @@ def test_an_incremental_build_equals_a_fresh_one(
             state[name] = (1 - version, date)
         elif operation == "redate" and name in state:
             state[name] = (version, 1 - date)
-        _write(raw, state)
+        if operation == "rewrite" and name in state:
+            state[name] = (1 - version, date)
+            _rewrite(raw / name, EXPORTS[name](1 - version, DATES[date]))
+        else:
+            _write(raw, state)
         build(raw, root / "incremental")
         fresh = _fresh(raw, root, state)
         assert snapshot(root / "incremental") == fresh, (k, operation, name, state)
