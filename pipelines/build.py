@@ -11,7 +11,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,6 +29,7 @@ from pipelines.build_state import (
     save_state,
 )
 from pipelines.definitions import defs as project_defs
+from pipelines.ingest.bounds import LATE_DATE
 from pipelines.locks import exclusive
 from pipelines.progress import PROGRESS, throttled
 from pipelines.publish import Publish, journal_path, publish, recover
@@ -253,13 +254,14 @@ def run_build(
             forget_state(cache)
         params = load_parameters(reference_dir)
         inputs = hashlib.sha256(
-            f"{raw_digest(raw_dir)}\0{code_digest(params)}\0{reference_date}".encode()
+            f"{raw_digest(raw_dir)}\0{code_digest(params)}".encode()
         ).hexdigest()
         last = load_state(cache)
         if (
             not full
             and last is not None
             and last.inputs == inputs
+            and _same_dates(last.summary, reference_date)
             and warehouse_path.exists()
             and last.outputs == outputs_digest(warehouse_path, reports_dir, quarantine)
         ):
@@ -292,15 +294,28 @@ def run_build(
             BuildState(
                 inputs,
                 outputs_digest(warehouse_path, reports_dir, quarantine),
-                _summary_state(summary),
+                _summary_state(summary, reference_date),
             ),
         )
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _summary_state(summary: BuildSummary) -> dict[str, object]:
+def _same_dates(last: Mapping[str, object], reference_date: str) -> bool:
+    """Whether the last build's reference date gives the same refusals as `reference_date`:
+    the same date, or a later one when the last build refused no file for a date after its
+    own (a later date refuses nothing more; only an earlier one may)."""
+    before = str(last.get("as_of", ""))
+    if reference_date == before:
+        return True
+    rejected = last.get("rejected", [])
+    late = any(LATE_DATE in str(r[1]) for r in rejected) if isinstance(rejected, list) else True
+    return bool(before) and reference_date > before and not late
+
+
+def _summary_state(summary: BuildSummary, reference_date: str) -> dict[str, object]:
     return {
+        "as_of": reference_date,
         "ingested": summary.ingested,
         "rejected": [list(r) for r in summary.rejected],
         "notes": summary.notes,

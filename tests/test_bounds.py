@@ -242,3 +242,38 @@ def test_check_refuses_a_far_future_tournament_unless_told_a_later_date(
     ) in out
     assert main(["check", "C9.csv", "--as-of", "2031-12-31"]) == 0
     assert "✓ C9.csv : accepté, 4 lignes (résultats), 1 tournoi\n" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_a_later_reference_date_recomputes_only_what_it_may_accept(tmp_path: Path) -> None:
+    """The no-change fast path survives the next day when no file was refused for a date
+    (a later date refuses nothing more), and not when one was (it may now be accepted)."""
+    from pipelines.build import run_build
+
+    raw = tmp_path / "raw"
+    (raw / "2023-2024").mkdir(parents=True)
+    (raw / "2023-2024" / "C1.csv").write_text(results_csv("C1", PLAYERS), encoding="utf-8")
+    lines: list[str] = []
+
+    def build(day: dt.date) -> list[tuple[str, str]]:
+        lines.clear()
+        summary = run_build(
+            raw,
+            tmp_path / "w.duckdb",
+            tmp_path / "reports",
+            emit=lines.append,
+            pdf=False,
+            as_of=day,
+        )
+        return summary.rejected
+
+    assert build(dt.date(2025, 1, 1)) == []
+    assert build(dt.date(2025, 1, 2)) == []
+    assert any(line.startswith("Rien n'a changé") for line in lines)
+    (raw / "2023-2024" / "C9.csv").write_text(
+        results_csv("C9", PLAYERS, date="2025-06-01"), encoding="utf-8"
+    )
+    assert [path for path, _ in build(dt.date(2025, 1, 3))] == ["2023-2024/C9.csv"]
+    assert build(dt.date(2025, 6, 1)) == []  # the later date accepts it: recomputed
+    assert not any(line.startswith("Rien n'a changé") for line in lines)
+    assert build(dt.date(2025, 1, 3)) != []  # an earlier date refuses it again

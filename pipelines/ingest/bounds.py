@@ -28,6 +28,10 @@ from pipelines.ingest.errors import CheckKind, empty_errors, error_rows
 from pipelines.ingest.schema import Kind
 from pipelines.reference.classique import CoteBounds
 
+# The words of a refusal for a date after the reference date (the no-change fast path of
+# `pipelines.build` looks for them: a later reference date may accept such a file).
+LATE_DATE = "postérieure à la date de référence"
+
 
 def score_errors(results: pl.DataFrame) -> pl.DataFrame:
     """A results score below 0 or above its tournament's total of tops; a negative total."""
@@ -140,7 +144,7 @@ def late_date_errors(
                     late if held is None else late & held,
                     column,
                     pl.format(
-                        "la date {} est postérieure à la date de référence de la construction "
+                        "la date {} est " + LATE_DATE + " de la construction "
                         f"({as_of.isoformat()}) : "
                         + (
                             "une édition jouée (held) a déjà eu lieu ; une édition à venir "
