@@ -22,6 +22,39 @@ if TYPE_CHECKING:
     from pipelines.resources import WarehouseResource
 
 
+# ---------------------------------------------------------------------------- workers
+# make test (`pytest -n auto --dist loadgroup`) spreads the tests one by one over the
+# workers, except those of these modules: their module fixtures build something (a
+# warehouse, a site, a browser), so each of them runs whole on one worker. Our scheduler
+# does the grouping: pytest-xdist's own `xdist_group` marks are silently ignored under
+# pytest 9.2 (pytest-xdist issue 1386).
+GROUPED_MODULES = {
+    "test_bench_naive",
+    "test_circuits_pipeline",
+    "test_classique_assets",
+    "test_generate",
+    "test_mort_subite_pipeline",
+    "test_national_pipeline",
+    "test_reports_browser",
+    "test_series_assets",
+    "test_whatif_browser",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if Path(module).stem in GROUPED_MODULES else nodeid
+
+    return ModuleGroups(config, log)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _reproducible_dates() -> None:
     """Reports state when they were generated: the tests fix that moment

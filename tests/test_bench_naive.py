@@ -51,9 +51,6 @@ from transforms.elo import elo_history
 from transforms.series import classify_season, duplicate_event_scores, season_standings
 from transforms.series_provisional import provisional_changes
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("bench_naive")
-
 SERIES_PARAMS = load_series_params(REFERENCE_DIR)
 QUOTAS = load_series_quotas(REFERENCE_DIR)
 

@@ -34,9 +34,6 @@ from tests.support import ingested
 from transforms.circuits import circuit_tables, with_circuit_codes
 from transforms.tables import Table, registry, table
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("circuits_pipeline")
-
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "circuits"
 YEAR = "2024"
 Edit = Callable[[str], str]

@@ -21,9 +21,6 @@ from pipelines.warehouse import Warehouse
 from tests.builds import materialise
 from tests.support import declared, games_frame
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("classique_assets")
-
 D = dt.date.fromisoformat
 
 

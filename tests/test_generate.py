@@ -40,9 +40,6 @@ from simulator.write import age_category
 from transforms.calendar import SeasonCalendar
 from transforms.ranking import competition_ranks
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("generate")
-
 CONFIG = GenerateConfig(seed=7, seasons=2, players=300, first_season=2021)
 
 Row = dict[str, str]

@@ -29,9 +29,6 @@ from simulator import GenerateConfig, generate
 from tests.builds import build
 from tests.support import ingested
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("mort_subite_pipeline")
-
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "mort_subite"
 CALENDAR = load_calendar(REFERENCE_DIR)
 SEASON = "2024-2025"

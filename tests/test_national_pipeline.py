@@ -38,9 +38,6 @@ from tests.support import EVIL, PARAMETERS, declared
 from transforms.national import licensee_rows_check
 from transforms.quality import unknown_federations_and_countries
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("national_pipeline")
-
 S1, S2 = "2024-2025", "2025-2026"
 SWISS = {"s1": "CH", "s2": "Suisse", "s3": "SUI", "s4": "FSSC"}  # one federation, 4 ways
 FRENCH = [f"f{k:02d}" for k in range(1, 13)]

@@ -15,8 +15,7 @@ from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
 from tests.support import EVIL, PLAYERS, SEASON, results_csv, write_evil_raw
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("reports_browser")]
+pytestmark = pytest.mark.slow
 
 # Per plot div: its main svg, and the traces actually drawn (lines/markers or bars).
 CHART_STATE = """() => Array.from(document.querySelectorAll('.plot')).map(div => ({

@@ -22,9 +22,6 @@ from tests.builds import materialise
 from tests.support import declared
 from transforms.series_provisional import provisional_as_of, provisional_classification
 
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = pytest.mark.xdist_group("series_assets")
-
 S1, S2 = "2022-2023", "2023-2024"
 PLAYERS = [f"p{i:02d}" for i in range(1, 21)]
 SERIES_TABLES = [

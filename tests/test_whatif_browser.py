@@ -16,8 +16,7 @@ from pipelines.whatif.run import WhatIfOutputs, run_whatif
 from tests.whatif_world import SEASON
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
-# make test (pytest-xdist): this module's fixtures build once, its tests stay on one worker
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("whatif_browser")]
+pytestmark = pytest.mark.slow
 
 # Per plot div: its main svg and the bars actually drawn (paired bars, histograms).
 CHART_STATE = """() => Array.from(document.querySelectorAll('.plot')).map(div => ({
