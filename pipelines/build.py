@@ -13,6 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -418,6 +419,14 @@ def _definitions(resource: WarehouseResource, emit: Printer) -> dg.Definitions:
     )
 
 
+@cache
+def _ephemeral_instance() -> dg.DagsterInstance:
+    """The in-memory Dagster instance the builds of this process run in (one is enough: each
+    build's ingest sets its dynamic partitions to those of its raw folder, and creating an
+    instance costs about half a second a build)."""
+    return dg.DagsterInstance.ephemeral()
+
+
 def _materialise(
     resource: WarehouseResource,
     emit: Printer,
@@ -432,7 +441,7 @@ def _materialise(
     warnings of a raw folder that shrank since `previous` (the last build's exports),
     which the home page's notice shows too. `full`: every partition, stale or not."""
     defs = _definitions(resource, emit)
-    instance = instance or dg.DagsterInstance.ephemeral()
+    instance = instance or _ephemeral_instance()
     emit(f"Lecture des exports de {resource.raw} …")
     started = time.perf_counter()
     result = defs.resolve_job_def("ingest_exports").execute_in_process(
