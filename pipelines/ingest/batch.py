@@ -242,6 +242,36 @@ def stage_files(
         typed_chunks[kind.name].append(typed)
         error_chunks.append(errors)
 
+    def stream_file(path: str, tables: Mapping[str, RawTable], digest: str) -> bool:
+        """Type a large file's chunks as they are read (`RawTable.more`), each let go once
+        typed; a reading error further on rejects the file as at once, its typed rows
+        dropped. Whether the file was read."""
+        marks = {name: len(frames) for name, frames in typed_chunks.items()}
+        errors_mark = len(error_chunks)
+        rows = 0
+        try:
+            for kind in _kinds():
+                table = tables.get(kind.name)
+                if table is None:
+                    continue
+                for piece in table.pieces():
+                    type_batch(kind, [(path, piece)])
+                for chunk in table.more or ():
+                    rows += chunk.height
+                    piece = RawTable({}, [], table.where, table.headers, [chunk])
+                    del chunk
+                    type_batch(kind, [(path, piece)])
+                    del piece
+        except Exception as err:  # as `read_export` failing
+            for name, mark in marks.items():
+                del typed_chunks[name][mark:]
+            del error_chunks[errors_mark:]
+            message = str(err) if isinstance(err, ExportError) else _unexpected(path, err)
+            records[path] = FileRecord(digest, None, 0, message, None, {})
+            return False
+        records[path].rows += rows
+        return True
+
     rows_read = 0
     for done, path in enumerate(sorted(files), start=1):
         if progress is not None:
@@ -259,8 +289,6 @@ def stage_files(
             except Exception as err:  # one unreadable file never stops the build
                 records[path] = FileRecord(sha256(data), None, 0, _unexpected(path, err), None, {})
             else:
-                parsed[path] = tables
-                paths.append(path)
                 rows = sum(len(t) for t in tables.values())
                 records[path] = FileRecord(
                     sha256(data),
@@ -270,7 +298,15 @@ def stage_files(
                     None,
                     {t.where or path: t.headers for t in tables.values()},
                 )
-                rows_read += rows
+                if any(t.more is not None for t in tables.values()):
+                    flush()  # the files before it first, in order
+                    rows_read = 0
+                    if stream_file(path, tables, sha256(data)):
+                        paths.append(path)
+                else:
+                    parsed[path] = tables
+                    paths.append(path)
+                    rows_read += rows
         records[path].dated = export_mark(path, data)
         del data
         if rows_read >= _CHUNK_ROWS:

@@ -8,9 +8,11 @@ once (`validate.py`).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import io
+import itertools
 import re
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -109,6 +111,9 @@ class RawTable:
     # itself (`rank` -> `Rang`): messages show it beside the canonical name.
     headers: dict[str, str] = field(default_factory=dict)
     chunks: list[pl.DataFrame] = field(default_factory=list)
+    # a large CSV's chunks, read as they are taken (`read_csv`): `chunks` and the lists
+    # are empty, and the file's rows are known once every chunk is taken
+    more: Iterator[pl.DataFrame] | None = None
 
     def __len__(self) -> int:
         return len(self.rows) + sum(chunk.height for chunk in self.chunks)
@@ -189,37 +194,89 @@ def _chunk(
     return pl.DataFrame({**data, "_row": numbers}, schema=schema)
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_DECODE_STEP = 1 << 20  # bytes decoded at a time to check a large file is UTF-8
+
+
+def _utf8_stream(data: bytes) -> io.TextIOWrapper | None:
+    """The text of `data` decoded as it is read (never the whole text at once), when
+    `decode` would read it as UTF-8 without a word: no UTF-16 mark, no NUL byte, valid
+    UTF-8 throughout (checked a megabyte at a time). None otherwise: `decode` then gives
+    the text or the message."""
+    if data.startswith(_UTF16_BOMS) or data.find(b"\x00") >= 0:
+        return None
+    check = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for start in range(0, len(data), _DECODE_STEP):
+            check.decode(view[start : start + _DECODE_STEP])
+        check.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return None
+    finally:
+        view.release()
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
+
+
 def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
-    """One CSV export: a single kind of content, its rows typed as strings in frames of
-    `CHUNK_ROWS` rows as they are read."""
-    text = decode(data, name)
-    if not text.strip():
-        raise ExportError(name, "le fichier est vide")
-    end = text.find("\n")
-    first_line = (text[: end if end >= 0 else len(text)].splitlines() or [""])[0]
-    if not first_line.strip():
-        raise ExportError(
-            name,
-            "le fichier doit commencer par sa ligne d'en-tête (supprimez les lignes vides "
-            "au-dessus)",
-            row=1,
-        )
+    """One CSV export: a single kind of content. A file of fewer than `CHUNK_ROWS` rows
+    is read at once into lists; a larger one is read and decoded as its chunks are taken
+    (`RawTable.more`), `CHUNK_ROWS` rows at a time, so that a large export is never held
+    as text nor as strings but one chunk at a time: an error further on is raised while
+    its chunks are taken."""
+    stream = _utf8_stream(data)
+    first = stream.readline() if stream is not None else ""
+    lines: Iterator[str]
+    if stream is not None and (first.splitlines() or [""])[0].strip():
+        first_line = first.splitlines()[0]
+        lines = itertools.chain([first], stream)
+    else:  # another encoding, or no header on the first line: the text at once
+        text = decode(data, name)
+        if not text.strip():
+            raise ExportError(name, "le fichier est vide")
+        end = text.find("\n")
+        first_line = (text[: end if end >= 0 else len(text)].splitlines() or [""])[0]
+        if not first_line.strip():
+            raise ExportError(
+                name,
+                "le fichier doit commencer par sa ligne d'en-tête (supprimez les lignes vides "
+                "au-dessus)",
+                row=1,
+            )
+        lines = _lines(text)
     sep = _separator(first_line, name)
-    reader = csv.reader(_lines(text), delimiter=sep)
+    reader = csv.reader(lines, delimiter=sep)
     try:
         header = next(reader)
     except csv.Error as err:
         raise ExportError(name, f"ligne d'en-tête illisible ({err})", row=1) from None
     kind, columns = detect_kind(header, name, row=1)
-    width = len(header)
+    records = _records(reader, name, len(header))
     rows: list[list[str]] = []
     numbers: list[int] = []
-    chunks: list[pl.DataFrame] = []
-    ended = reader.line_num  # the last line of the previous record
+    for line, fields in records:
+        rows.append(fields)
+        numbers.append(line)
+        if len(rows) == CHUNK_ROWS:
+            break
+    if not rows:
+        raise ExportError(
+            name, "le fichier a une ligne d'en-tête mais aucune ligne de données", row=1
+        )
+    if len(rows) < CHUNK_ROWS:
+        return {kind.name: _table(kind, header, columns, rows, numbers)}
+    table = _table(kind, header, columns, [], [])
+    table.more = _more_chunks(kind, columns, records, rows, numbers)
+    return {kind.name: table}
+
+
+def _records(reader: Iterator[list[str]], name: str, width: int) -> Iterator[tuple[int, list[str]]]:
+    """The non-empty records of a CSV after its header, with the line each starts on."""
+    ended = reader.line_num  # type: ignore[attr-defined]  # the last line of the previous record
     try:
         for fields in reader:
             # a quoted value may span several lines: a record starts after the previous one
-            line, ended = ended + 1, reader.line_num
+            line, ended = ended + 1, reader.line_num  # type: ignore[attr-defined]
             if not any(f.strip() for f in fields):
                 continue
             if len(fields) != width:
@@ -230,20 +287,29 @@ def read_csv(data: bytes, name: str) -> dict[str, RawTable]:
                     f"d'en-tête en a {width}{hint}",
                     row=line,
                 )
-            rows.append(fields)
-            numbers.append(line)
-            if len(rows) == CHUNK_ROWS:
-                chunks.append(_chunk(kind, columns, rows, numbers))
-                rows, numbers = [], []
+            yield line, fields
     except csv.Error as err:
         raise ExportError(name, f"ligne illisible ({err})", row=ended + 1) from None
-    if not rows and not chunks:
-        raise ExportError(
-            name, "le fichier a une ligne d'en-tête mais aucune ligne de données", row=1
-        )
-    table = _table(kind, header, columns, rows, numbers)
-    table.chunks = chunks
-    return {kind.name: table}
+
+
+def _more_chunks(
+    kind: Kind,
+    columns: list[str],
+    records: Iterator[tuple[int, list[str]]],
+    rows: list[list[str]],
+    numbers: list[int],
+) -> Iterator[pl.DataFrame]:
+    """The chunks of a large CSV: `rows` read already, then the rest as it is read."""
+    yield _chunk(kind, columns, rows, numbers)
+    rows, numbers = [], []
+    for line, fields in records:
+        rows.append(fields)
+        numbers.append(line)
+        if len(rows) == CHUNK_ROWS:
+            yield _chunk(kind, columns, rows, numbers)
+            rows, numbers = [], []
+    if rows:
+        yield _chunk(kind, columns, rows, numbers)
 
 
 def _cell_text(value: object) -> str:
