@@ -301,7 +301,10 @@ def category_errors(typed: pl.DataFrame, categories: frozenset[str]) -> pl.DataF
         return empty_errors()
     known = [c.strip().lower() for c in categories]
     stated = pl.all_horizontal(pl.col(c).is_not_null() for c in ("bonus_m", "pj_min", "pj_max"))
-    classique = typed.filter(pl.col("discipline").str.to_lowercase() == "classique")
+    # only the columns the check reads: no copy of every column of every classique row
+    classique = typed.select(
+        *_META, "tournament_id", "discipline", "category", "bonus_m", "pj_min", "pj_max"
+    ).filter(pl.col("discipline").str.to_lowercase() == "classique")
     unknown = ~pl.col("category").str.strip_chars().str.to_lowercase().is_in(known)
     first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
     return error_rows(
@@ -450,7 +453,7 @@ def results_errors(typed: pl.DataFrame) -> pl.DataFrame:
 def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFrame:
     """A tournament must come from one file: every later file (by path) is rejected.
     `kind_label` names the content in the message (`Kind.label`: « résultats »)."""
-    ids = typed.filter(pl.col("tournament_id").is_not_null())
+    ids = typed.select(*_META, "tournament_id").filter(pl.col("tournament_id").is_not_null())
     owner = pl.col("_file").min().over("tournament_id")
     owner_where = pl.col("_where").sort_by("_file").first().over("tournament_id")
     return error_rows(
@@ -588,7 +591,9 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
 
 
 def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
-    keyed = typed.filter(pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null())
+    keyed = typed.select(*_META, "player_id", "as_of").filter(
+        pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null()
+    )
     first = _first_row_per_group(["_file", "player_id", "as_of"])
     return pl.concat(
         [
@@ -618,7 +623,9 @@ def rating_list_errors(typed: pl.DataFrame) -> pl.DataFrame:
 
 def rating_owner_errors(typed: pl.DataFrame) -> pl.DataFrame:
     """A (player, date) pair of a rating list must come from one file."""
-    keyed = typed.filter(pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null())
+    keyed = typed.select(*_META, "player_id", "as_of").filter(
+        pl.col("player_id").is_not_null() & pl.col("as_of").is_not_null()
+    )
     keys = ["player_id", "as_of"]
     return error_rows(
         keyed.with_columns(
