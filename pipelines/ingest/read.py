@@ -312,6 +312,9 @@ def _more_chunks(
         yield _chunk(kind, columns, rows, numbers)
 
 
+_GUARDED = re.compile(r"^[ \u00a0]*\t[=+\-@]")
+
+
 def _cell_text(value: object) -> str:
     if value is None:
         return ""
@@ -323,7 +326,9 @@ def _cell_text(value: object) -> str:
         return value.isoformat()
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value).strip()
+    text = str(value)
+    # an organiser's guarding tab before a formula-like text (`\t=…`) is kept, as in a CSV
+    return text.lstrip(" \u00a0").rstrip() if _GUARDED.match(text) else text.strip()
 
 
 # A workbook larger than this once unzipped is refused before it is read (a few hundred
