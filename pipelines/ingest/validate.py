@@ -472,6 +472,33 @@ def tournament_owner_errors(typed: pl.DataFrame, kind_label: str) -> pl.DataFram
     )
 
 
+def unlisted_player_errors(rows: pl.DataFrame, roster: pl.DataFrame) -> list[pl.DataFrame]:
+    """The rows (of games or matches) whose `player_id` or `opponent_id` is not in their
+    tournament's results (`roster`: `tournament_id, player_id` rows), one frame a column."""
+    members = (
+        roster.select("tournament_id", "player_id").unique().with_columns(_member=pl.lit(True))
+    )
+    errors = []
+    for column in ("player_id", "opponent_id"):
+        joined = rows.join(
+            members.rename({"player_id": column}), on=["tournament_id", column], how="left"
+        )
+        errors.append(
+            error_rows(
+                joined,
+                pl.col(column).is_not_null() & pl.col("_member").is_null(),
+                column,
+                pl.format(
+                    "le joueur {} ne figure pas dans les résultats du tournoi {}",
+                    pl.col(column),
+                    pl.col("tournament_id"),
+                ),
+                kind=CheckKind.ROWS,
+            )
+        )
+    return errors
+
+
 def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
     """Checks of game rows against the accepted results (`roster`: tournament_id, player_id)."""
     errors: list[pl.DataFrame] = [
@@ -507,26 +534,7 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
             kind=CheckKind.VALUE,
         )
     )
-    members = roster.select("tournament_id", "player_id").unique().with_columns(_in=pl.lit(True))
-    for col in ("player_id", "opponent_id"):
-        joined = with_known.filter(pl.col("_known").is_not_null()).join(
-            members.rename({"player_id": col, "_in": "_member"}),
-            on=["tournament_id", col],
-            how="left",
-        )
-        errors.append(
-            error_rows(
-                joined,
-                pl.col(col).is_not_null() & pl.col("_member").is_null(),
-                col,
-                pl.format(
-                    "le joueur {} ne figure pas dans les résultats du tournoi {}",
-                    pl.col(col),
-                    pl.col("tournament_id"),
-                ),
-                kind=CheckKind.ROWS,
-            )
-        )
+    errors += unlisted_player_errors(with_known.filter(pl.col("_known").is_not_null()), roster)
     errors.append(
         error_rows(
             typed,

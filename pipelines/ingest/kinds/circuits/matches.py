@@ -20,7 +20,7 @@ from pipelines.ingest.kinds.circuits.common import (
 )
 from pipelines.ingest.kinds.circuits.exports import _INT, MATCHES
 from pipelines.ingest.kinds.circuits.tournaments import _tournaments
-from pipelines.ingest.validate import tournament_owner_errors
+from pipelines.ingest.validate import tournament_owner_errors, unlisted_player_errors
 from pipelines.reference.bundle import Parameters
 from transforms.circuits import circuit_codes_expr
 from transforms.round_robin.grand_est import championship_year
@@ -93,26 +93,7 @@ def matches_checks(
             kind=CheckKind.VALUE,
         )
     )
-    roster = results.select("tournament_id", "player_id").unique()
-    for column in ("player_id", "opponent_id"):
-        joined = rows.filter(pl.col("_known")).join(
-            roster.rename({"player_id": column}).with_columns(_member=pl.lit(True)),
-            on=["tournament_id", column],
-            how="left",
-        )
-        errors.append(
-            error_rows(
-                joined,
-                pl.col(column).is_not_null() & pl.col("_member").is_null(),
-                column,
-                pl.format(
-                    "le joueur {} ne figure pas dans les résultats du tournoi {}",
-                    pl.col(column),
-                    pl.col("tournament_id"),
-                ),
-                kind=CheckKind.ROWS,
-            )
-        )
+    errors += unlisted_player_errors(rows.filter(pl.col("_known")), results)
     finals_rows = _without_files(rows, errors).filter(pl.col("rules").is_not_null())
     errors += [
         _final_errors(finals_rows, results, ref),
