@@ -78,6 +78,13 @@ class Warehouse:
         with self.connect(read_only=True) as con:
             return con.sql(sql, params=params or None).pl()
 
+    def read_if(self, name: str, sql: str, params: list[object] | None = None) -> pl.DataFrame:
+        """`read(sql, params)` when the warehouse holds the table `name` the query reads, else
+        that table's declared empty frame (a table no build has written yet)."""
+        if name not in self.tables():
+            return self.empty(name)
+        return self.read(sql, params)
+
     def table(self, name: str) -> pl.DataFrame:
         return self.read(f'SELECT * FROM "{name}"')
 

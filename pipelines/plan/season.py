@@ -65,9 +65,7 @@ Frames = dict[str, pl.DataFrame]
 
 def season_rows(wh: Warehouse, name: str, season: str) -> pl.DataFrame:
     """A season-partitioned table's rows of `season` (none before its first build)."""
-    if name not in wh.tables():
-        return wh.empty(name)
-    return wh.read(f'SELECT * FROM "{name}" WHERE season = ?', [season])
+    return wh.read_if(name, f'SELECT * FROM "{name}" WHERE season = ?', [season])
 
 
 def season_tournaments(wh: Warehouse, season: str, discipline: str | None = None) -> pl.DataFrame:
@@ -146,16 +144,17 @@ def _host_results(wh: Warehouse, start: dt.date, end: dt.date) -> pl.DataFrame:
 
 
 def _published_series(wh: Warehouse, start: dt.date, end: dt.date) -> pl.DataFrame:
-    if "published_series" not in wh.tables():
-        return pl.DataFrame()
-    return wh.read("SELECT * FROM published_series WHERE as_of BETWEEN ? AND ?", [start, end])
+    return wh.read_if(
+        "published_series",
+        "SELECT * FROM published_series WHERE as_of BETWEEN ? AND ?",
+        [start, end],
+    )
 
 
 def _season_sheets(wh: Warehouse, season: str) -> pl.DataFrame:
     """The game-sheet rows of the season's tournaments."""
-    if "game_sheets" not in wh.tables():
-        return wh.empty("game_sheets")
-    return wh.read(
+    return wh.read_if(
+        "game_sheets",
         "SELECT g.* FROM game_sheets g JOIN tournaments t USING (tournament_id) "
         "WHERE t.season = ? ORDER BY g.tournament_id, g.game, g.move",
         [season],

@@ -32,9 +32,9 @@ def rows(
 ) -> pl.DataFrame:
     """A table's rows (`where`: an SQL condition with `?` parameters); its declared empty
     frame when the warehouse does not hold it yet."""
-    if name not in wh.tables():
-        return wh.empty(name)
-    return wh.read(f'SELECT * FROM "{name}"' + (f" WHERE {where}" if where else ""), params)
+    return wh.read_if(
+        name, f'SELECT * FROM "{name}"' + (f" WHERE {where}" if where else ""), params
+    )
 
 
 def tournaments_until(wh: Warehouse, year: int) -> pl.DataFrame:
@@ -86,9 +86,8 @@ def circuit_games_until(wh: Warehouse, year: int) -> pl.DataFrame:
 
 def matches_of_year(wh: Warehouse, year: int) -> pl.DataFrame:
     """The matches of the tournaments ending in `year`."""
-    if "matches" not in wh.tables():
-        return wh.empty("matches")
-    return wh.read(
+    return wh.read_if(
+        "matches",
         "SELECT m.* FROM matches m JOIN tournaments t USING (tournament_id) "
         "WHERE year(t.end_date) = ?",
         [year],
