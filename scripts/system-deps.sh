@@ -1,6 +1,9 @@
 #!/bin/sh
 # System packages the reports need: Debian's Chromium (printed to PDF through Playwright;
-# `playwright install` is never used) and poppler-utils (pdftotext, pdftoppm for the tests).
+# `playwright install` is never used) and poppler-utils (pdftotext, pdftoppm for the tests);
+# and PostgreSQL's server, whose binaries (initdb, pg_ctl, postgres, under
+# /usr/lib/postgresql/<version>/bin) the test of the shared instance starts a throwaway
+# cluster with (tests/test_postgres_instance.py).
 # Idempotent: installs only what is missing. Run as root, or with sudo available.
 set -eu
 
@@ -8,9 +11,11 @@ missing=""
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v pdftoppm >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1 \
     || missing="$missing poppler-utils"
+command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+    || missing="$missing postgresql"
 
 if [ -z "$missing" ]; then
-    echo "system-deps: chromium and poppler-utils already installed"
+    echo "system-deps: chromium, poppler-utils and postgresql already installed"
     exit 0
 fi
 
