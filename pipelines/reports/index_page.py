@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.reports.charts import axis, base_layout
+from pipelines.reports.circuits.pages import year_pages
 from pipelines.reports.data import ReportData
 from pipelines.reports.glossary import write_glossary
 from pipelines.reports.html import (
@@ -46,8 +47,9 @@ _FILTER_JS = """
 
 
 def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
-    """The site's home page: the seasons and their reports, the player directory; its
-    notice says `warnings` (a raw folder that shrank since the last build)."""
+    """The site's home page: the seasons and their reports, the circuits' years and their
+    pages, the player directory; its notice says `warnings` (a raw folder that shrank since
+    the last build)."""
     seasons = data.seasons()
     events = data.tournaments()
     results = data.table("results").join(
@@ -75,7 +77,8 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
     ]
     parts: list[str] = [
         '<header class="page"><h1>Classements des fédérations francophones de Scrabble</h1>'
-        "<p>Rapports de saison (cotes, Elo, séries duplicate) et fiches des joueurs.</p>"
+        "<p>Rapports de saison (cotes, Elo, séries duplicate), circuits régionaux et fiches des "
+        "joueurs.</p>"
         "</header>",
         notice(
             data.as_of(),
@@ -142,6 +145,7 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
                 1,
             )
         )
+    parts += _circuit_years(data)
     # players known only from a rating list that names nobody have nothing to show
     players = data.player_names().filter(pl.col("named")).sort("name", "player_id")
     parts += [
@@ -169,6 +173,29 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
         Html("".join(parts)),
         plotly_src=PLOTLY_ASSET.as_posix(),
     )
+
+
+def _circuit_years(data: ReportData) -> list[str]:
+    """The regional circuits' section: each calendar year (the latest first), its page and
+    the circuit pages it holds."""
+    years = sorted(data.table("year_fingerprints")["year"].to_list(), reverse=True)
+    if not years:
+        return []
+    rows = []
+    for year in years:
+        pages = year_pages(data, year)
+        circuits = (
+            Html(", ".join(link(f"{CIRCUITS_DIR}/{year}/{c.slug}.html", c.name) for c in pages))
+            if pages
+            else "aucun circuit n'a de résultats cette année"
+        )
+        rows.append((link(f"{CIRCUITS_DIR}/{year}/index.html", f"Circuits {year}"), circuits))
+    return [
+        "<h2>Circuits régionaux</h2>",
+        "<p>Classement régional PACA, Masters Grand Sud et championnat du Grand Est "
+        "(Des chiffres et des lettres), par année civile.</p>",
+        table(["Année", "Circuits de l'année"], rows),
+    ]
 
 
 def _round_step(top: int) -> int:
