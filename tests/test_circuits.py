@@ -136,14 +136,17 @@ def _seeds(count: int) -> pl.DataFrame:
     )
 
 
-def _field(seeds: int, player: str, rank: int, duplicate_rank: int | None) -> pl.DataFrame:
-    """`player` at (rank, duplicate_rank) and seeds S1..S<seeds> at places 40, 41, …"""
+def _field(
+    seeds: int, player: str, rank: int, duplicate_rank: int | None, seeds_from: int = 40
+) -> pl.DataFrame:
+    """`player` at (rank, duplicate_rank) and seeds S1..S<seeds> at places `seeds_from`,
+    `seeds_from` + 1, … (40: beyond the 32 places that score)"""
     ids = [player, *(f"S{n}" for n in range(1, seeds + 1))]
     return pl.DataFrame(
         {
             "player_id": ids,
-            "rank": [rank, *range(40, 40 + seeds)],
-            "duplicate_rank": [duplicate_rank, *range(40, 40 + seeds)],
+            "rank": [rank, *range(seeds_from, seeds_from + seeds)],
+            "duplicate_rank": [duplicate_rank, *range(seeds_from, seeds_from + seeds)],
         },
         schema={"player_id": pl.String, "rank": pl.Int64, "duplicate_rank": pl.Int64},
     )
@@ -222,7 +225,7 @@ def test_twelve_seeds_duplicate_11th_and_final_4th() -> None:
 def test_wins_over_seeds_8_and_3_score_115() -> None:
     """[001] §2.3: a player beating seeds 8 and 3 scores 45 + 70 = 115."""
     points = tournament_points(
-        _field(16, "X", rank=50, duplicate_rank=None),
+        _field(16, "X", rank=16, duplicate_rank=None, seeds_from=17),
         _games(("X", "S8", 55, 40, None), ("S3", "X", 39, 62, None)),
         _seeds(16),
         PARAMS,
@@ -230,13 +233,14 @@ def test_wins_over_seeds_8_and_3_score_115() -> None:
         year=2011,
     )
     x = _row(points, "X")
-    assert (x["win_points"], x["total"]) == (115.0, 115.0)
+    final = float(PARAMS.final_points[15][16])
+    assert (x["win_points"], x["final_points"], x["total"]) == (115.0, final, 115.0 + final)
 
 
 def test_seed_3_beating_seed_10_scores_35() -> None:
     """[001] §2.3: the rule holds between seeds, the better-placed one winning too."""
     points = tournament_points(
-        _field(16, "X", rank=50, duplicate_rank=None),
+        _field(16, "X", rank=50, duplicate_rank=None, seeds_from=17),
         _games(("S3", "S10", 60, 51, None)),
         _seeds(16),
         PARAMS,
@@ -253,7 +257,7 @@ def test_draws_with_seeds() -> None:
 
     The first draw is read from equal scores, the second from `player_result`."""
     points = tournament_points(
-        _field(16, "X", rank=50, duplicate_rank=None),
+        _field(16, "X", rank=16, duplicate_rank=None, seeds_from=17),
         _games(("X", "S6", 50, 50, None), ("S5", "S10", None, None, 0.5)),
         _seeds(16),
         PARAMS,
@@ -268,7 +272,7 @@ def test_draws_with_seeds() -> None:
 def test_every_win_counts_and_player_result_wins_over_scores() -> None:
     """Two wins over seed 2 (one stated as `player_result` 1 with level scores): 2 × 30."""
     points = tournament_points(
-        _field(2, "X", rank=9, duplicate_rank=None),
+        _field(2, "X", rank=3, duplicate_rank=None),
         _games(("X", "S2", 40, 35, None), ("S2", "X", 44, 44, 0.0)),
         _seeds(2),
         SMALL,
@@ -294,6 +298,40 @@ def test_ties_at_16_read_the_16_column_and_places_beyond_32_score_nothing() -> N
     assert x["seeds_present"] == 17
     assert x["final_points"] == float(PARAMS.final_points[0][16])
     assert x["duplicate_points"] == 0.0
+
+
+def test_a_40th_placed_player_scores_0_in_all_four_tables() -> None:
+    """[001]: « Les 32 premiers joueurs d'un tournoi marquent des points » and « Tous les
+    joueurs classés dans les 32 premiers d'un tournoi marquent des points ». X, 40th of the
+    tournament but 5th of the duplicate, beats seed 1 (table 2: 80) and draws with seed 6
+    (table 3: 27.5): 0 in every table. The 32nd (S16) still scores."""
+    field = pl.concat(
+        [
+            _field(16, "X", rank=40, duplicate_rank=5, seeds_from=17),
+            pl.DataFrame({"player_id": ["Y"], "rank": [33], "duplicate_rank": [33]}),
+        ],
+        how="vertical_relaxed",
+    )
+    points = tournament_points(
+        field,
+        _games(("X", "S1", 70, 50, None), ("S6", "X", 44, 44, None), ("Y", "S2", 60, 40, None)),
+        _seeds(16),
+        PARAMS,
+        tournament_id="T",
+        year=2011,
+    )
+    for player in ("X", "Y"):
+        row = _row(points, player)
+        assert (
+            row["duplicate_points"],
+            row["win_points"],
+            row["draw_points"],
+            row["final_points"],
+            row["total"],
+        ) == (0.0, 0.0, 0.0, 0.0, 0.0)
+    assert float(PARAMS.win_points[0]) == 80.0 and float(PARAMS.draw_points[5]) == 27.5
+    assert field.filter(pl.col("player_id") == "S16")["rank"].item() == 32
+    assert _row(points, "S16")["final_points"] == float(PARAMS.final_points[31][16]) > 0
 
 
 def test_a_game_without_scores_or_result_is_an_error() -> None:
@@ -537,7 +575,8 @@ def _season(tournaments: list[tuple[str, str]]) -> pl.DataFrame:
 def test_a_club_s_fourth_player_does_not_count() -> None:
     """No seeds (no earlier ranking): final 100/60/40/20 for places 1–4, duplicate 10/5/2/1.
     Marseille: M1 100 + 2 = 102, M2 60 + 1 = 61, M3 40, M4 20 + 10 = 30 → 102 + 61 + 40 =
-    203, M4 not counted. Nice: N1, 5th (nothing) and 2nd of the duplicate → 5."""
+    203, M4 not counted. Nice: N1, 5th, beyond the 4 places SMALL scores, scores nothing
+    though 2nd of the duplicate ([001]: only the first places of a tournament score)."""
     results = _results(
         "T1",
         "2012-01-15",
@@ -552,14 +591,14 @@ def test_a_club_s_fourth_player_does_not_count() -> None:
     )
     out = circuit_tables(results, None, _season([("T1", "2012-01-15")]), None, SMALL)
     totals = dict(out.points.select("player_id", "total").iter_rows())
-    assert totals == {"M1": 102.0, "M2": 61.0, "M3": 40.0, "M4": 30.0, "N1": 5.0, "Z": 0.0}
+    assert totals == {"M1": 102.0, "M2": 61.0, "M3": 40.0, "M4": 30.0, "N1": 0.0, "Z": 0.0}
     assert out.club_points.select("club", "total", "counted_players").rows() == [
         ("Marseille", 203.0, "M1;M2;M3"),
-        ("Nice", 5.0, "N1"),
+        ("Nice", 0.0, "N1"),
     ]
     assert out.club_rankings.select("club", "place", "best5_total", "played").rows() == [
         ("Marseille", 1, 203.0, 1),
-        ("Nice", 2, 5.0, 1),
+        ("Nice", 2, 0.0, 1),
     ]
     assert out.club_rankings["movement"].null_count() == 2
 

@@ -38,7 +38,11 @@ Decisions taken here, where docs/rules.md §5 and [001] are silent:
   in ([001] §2.1).
 - **Places**: the duplicate place is `duplicate_rank` (a player without one scores no
   table-1 points), the final place is `rank`; tied players score their shared place's
-  points (docs/rules.md §0). Places above 32 score nothing from tables 1 and 4.
+  points (docs/rules.md §0). [001]: « Les 32 premiers joueurs d'un tournoi marquent des
+  points » and « Tous les joueurs classés dans les 32 premiers d'un tournoi marquent des
+  points »: a player whose final place (`rank`) is beyond the 32nd (`places_scored`) scores
+  0 in all four tables, a win or a draw over a seed included; within it, a duplicate place
+  beyond the 32nd scores no table-1 points.
 - **Games**: each game counts, so two wins over the same seed score twice. The result is
   `player_result` where stated, else the comparison of the two scores; a game with neither
   is an error. A game may be listed from one side or from both (`transforms.elo.both_sides`).
@@ -589,6 +593,9 @@ def _tournament_units(
 
     dup = players["duplicate_rank"].fill_null(0).to_numpy()
     final = players["rank"].to_numpy()
+    # [001]: only the players placed in the first 32 of the tournament score, in every table
+    placed = pl.col("rank") <= params.places_scored
+    components = ("dup_u", "win_u", "draw_u", "final_u")
     return (
         players.with_columns(
             seeds_present=pl.lit(present, dtype=pl.Int64),
@@ -597,6 +604,10 @@ def _tournament_units(
         )
         .join(bonus, on="player_id", how="left")
         .with_columns(pl.col("win_u").fill_null(0), pl.col("draw_u").fill_null(0))
+        .with_columns(
+            pl.when(placed).then(pl.col(c)).otherwise(pl.lit(0, dtype=pl.Int64)).alias(c)
+            for c in components
+        )
         .with_columns(
             total_u=pl.col("dup_u") + pl.col("win_u") + pl.col("draw_u") + pl.col("final_u")
         )
