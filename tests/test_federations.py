@@ -288,3 +288,22 @@ def test_loader_names_the_file_and_line(tmp_path: Path) -> None:
         load_alias_table(path)
     with pytest.raises(ReferenceDataError, match="file not found"):
         load_alias_table(tmp_path / "missing.csv")
+
+
+def test_the_official_names_of_the_member_federations_countries(federations: AliasTable) -> None:
+    """Organisers write a country's official name too (issue 26): each maps to its code."""
+    written = {
+        "Grand-Duché de Luxembourg": "LUX",
+        "grand duche de luxembourg": "LUX",
+        "République française": "FRA",
+        "Royaume de Belgique": "BEL",
+        "Confédération suisse": "SUI",
+        "Royaume-Uni de Grande-Bretagne et d'Irlande du Nord": "GBR",
+        "République du Sénégal": "SEN",
+        "République de Côte d'Ivoire": "CIV",
+        "République du Congo": "COG",
+        "République démocratique du Congo": "COD",
+        "Royaume du Maroc": "MAR",
+        "Principauté de Monaco": "MCO",
+    }
+    assert _codes(federations, list(written)) == list(written.values())

@@ -637,6 +637,30 @@ def test_an_unknown_classique_category_rejects_the_file(raw: Path) -> None:
     }
 
 
+def test_a_classique_tournament_without_its_category_column_says_it_is_absent(raw: Path) -> None:
+    """docs/exports.md: `category` is required for a classique tournament (unless it states
+    bonus_m, pj_min and pj_max); a file without the column names it, not « la catégorie
+    «  » ». A duplicate file without it loads."""
+    header = "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank"
+    classique = header + "\nC2,Open,classique,2024-01-14,201,Petit,Marc,1\n"
+    duplicate = header + ",games\nD2,Open,duplicate,2024-01-14,201,Petit,Marc,1,3\n"
+    stated = (
+        header
+        + ",bonus_m,pj_min,pj_max\nC3,Open,classique,2024-01-14,201,Petit,Marc,1,40,-150,300\n"
+    )
+    (raw / "2023-2024" / "C2.csv").write_text(classique, encoding="utf-8")
+    (raw / "2023-2024" / "D2.csv").write_text(duplicate, encoding="utf-8")
+    (raw / "2023-2024" / "C3.csv").write_text(stated, encoding="utf-8")
+    result = ingested(raw)
+    assert result.rejected == {
+        "2023-2024/C2.csv": "2023-2024/C2.csv, ligne 2, colonne « category » : la colonne "
+        "« category » est absente ou vide pour le tournoi classique C2 : elle est obligatoire "
+        "en classique (la cote en dépend) : utilisez l'une de homologue, mondial, national, "
+        "open, wespa (data/reference/cote_categories.csv), ou indiquez bonus_m, pj_min et "
+        "pj_max"
+    }
+
+
 def test_a_game_without_scores_nor_result_rejects_the_file(raw: Path) -> None:
     (raw / "2023-2024" / "C1_games.csv").write_text(
         games_csv("C1", [(1, "100", "101", "", ""), (1, "102", "103", 400, 399)]),

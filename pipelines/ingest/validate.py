@@ -307,16 +307,30 @@ def category_errors(typed: pl.DataFrame, categories: frozenset[str]) -> pl.DataF
     ).filter(pl.col("discipline").str.to_lowercase() == "classique")
     unknown = ~pl.col("category").str.strip_chars().str.to_lowercase().is_in(known)
     first_row = pl.col("_row") == pl.col("_row").min().over(_TOURNAMENT)
+    choices = (
+        f"utilisez l'une de {', '.join(sorted(set(known)))} "
+        "(data/reference/cote_categories.csv), ou indiquez bonus_m, pj_min et pj_max"
+    )
     return error_rows(
         classique,
         (pl.col("category").is_null() | unknown) & ~stated.any().over(_TOURNAMENT) & first_row,
         "category",
-        pl.format(
-            "la catégorie « {} » du tournoi classique {} est inconnue : utilisez l'une de {} "
-            "(data/reference/cote_categories.csv), ou indiquez bonus_m, pj_min et pj_max",
-            pl.col("category").fill_null(""),
-            pl.col("tournament_id"),
-            pl.lit(", ".join(sorted(set(known)))),
+        pl.when(pl.col("category").is_null())
+        .then(
+            pl.format(
+                "la colonne « category » est absente ou vide pour le tournoi classique {} : "
+                "elle est obligatoire en classique (la cote en dépend) : {}",
+                pl.col("tournament_id"),
+                pl.lit(choices),
+            )
+        )
+        .otherwise(
+            pl.format(
+                "la catégorie « {} » du tournoi classique {} est inconnue : {}",
+                pl.col("category"),
+                pl.col("tournament_id"),
+                pl.lit(choices),
+            )
         ),
         kind=CheckKind.VALUE,
     )

@@ -17,8 +17,8 @@ Each season this extension
   the country and the host federation's players' federation the way that organiser
   writes them (`SPELLINGS`: codes, acronyms, French names — `CH`, `Suisse`, `FSSc`, …),
   as real exports do; the federations alias table (`data/reference/federations.csv`)
-  maps them back. One spelling of a country is unknown to it on purpose
-  (`Grand-Duché de Luxembourg`), so the report's data-quality annex has a note.
+  maps them back, the official names included (`Grand-Duché de Luxembourg`, unknown to
+  it until issue 26 added the official names of the countries).
 
 Draws come from the extension's own stream (`ctx.rng("national")`): the base simulation
 and the other extensions are unchanged by it, and the same seed gives the same files.
@@ -59,7 +59,7 @@ MIN_OWN = 6
 # Chance that a player of the host federation, free that day, plays its added event.
 TURNOUT = {"SUI": 0.5, "LUX": 0.8, "GBR": 0.8}
 # How organisers of each country write the country and their own players' federation
-# (each event draws one of each). `Grand-Duché de Luxembourg` is not in federations.csv.
+# (each event draws one of each), the official name `Grand-Duché de Luxembourg` included.
 SPELLINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "BEL": (("Belgique", "BE", "Belgium"), ("BEL", "FBS", "Belgique", "BE")),
     "SUI": (("Suisse", "CH", "Schweiz", "SUI"), ("SUI", "FSSc", "Suisse", "CH")),
