@@ -48,8 +48,9 @@ UNKNOWN_FEDERATION = "unknown_federation"
 UNKNOWN_COUNTRY = "unknown_country"
 MOJIBAKE_NAME = "mojibake_name"
 LICENCE_SPELLINGS = "licence_spellings"
-# Where the alias table is, as the notes tell the reader.
-ALIAS_FILE = "data/reference/federations.csv"
+# How the notes name the alias table (`data/reference/federations.csv`): a committee reads
+# the federation's words, never the repository's paths (issue 27, item 4).
+ALIAS_TABLE = "la table des fédérations et pays du classement"
 
 
 def _plural(n: int, singular: str, plural: str) -> str:
@@ -84,7 +85,7 @@ def _federation_detail(value: str, results: int, players: int, listed: int) -> s
             "saison (fiche joueur)"
         )
     return (
-        f"Fédération « {value} » inconnue de la table des fédérations et pays ({ALIAS_FILE}) : "
+        f"Fédération « {value} » inconnue de {ALIAS_TABLE} : "
         f"{' ; '.join(where)}. Elle est gardée telle qu'écrite : ces joueurs relèvent des "
         "quotas généraux (« * ») et n'ont pas de classement national."
     )
@@ -92,7 +93,7 @@ def _federation_detail(value: str, results: int, players: int, listed: int) -> s
 
 def _country_detail(value: str, tournaments: int) -> str:
     return (
-        f"Pays « {value} » inconnu de la table des fédérations et pays ({ALIAS_FILE}) : écrit "
+        f"Pays « {value} » inconnu de {ALIAS_TABLE} : écrit "
         f"pour {_plural(tournaments, 'tournoi', 'tournois')} de la saison. Il est gardé tel "
         "qu'écrit : ces tournois ne comptent comme joués dans aucun pays (par exemple pour "
         "la règle suisse des tournois joués en Suisse)."

@@ -378,9 +378,9 @@ def render_pairings(
     pairings = data.params.masters.pairings
     out: list[Fragment] = [
         Html(
-            "<p>L'ordre des matchs suit la table de data/reference/round_robin/"
-            "masters_pairings.csv (reconstitution : au 3e match, en table 2, le 2e du "
-            "classement annuel rencontre le 13e). Un match joué hors de la table compte "
+            "<p>L'ordre des matchs suit le tableau du règlement du Masters Grand Sud "
+            "(chapitre 2, « Ordre des matchs » ; reconstitution : au 3e match, en table 2, "
+            "le 2e du classement annuel rencontre le 13e). Un match joué hors de la table compte "
             "quand même.</p>"
         )
     ]
@@ -432,8 +432,8 @@ def render_qualifying(
     return [
         Html(
             "<p>Chaque tournoi qualificatif attribue les mêmes points pour la même place "
-            "(barème de data/reference/round_robin/grand_est_qualifying_points.csv, "
-            "reconstitution) ; tous les points sont gardés ; à égalité, le nombre de 1res "
+            "(barème du règlement du Championnat du Grand Est, point 2, reconstitution) ; "
+            "tous les points sont gardés ; à égalité, le nombre de 1res "
             "places, puis de 2es, … jusqu'à la 32e, puis de même pour les places au "
             "duplicate. Les 16 premiers sont qualifiés pour la finale.</p>"
         ),

@@ -415,7 +415,8 @@ def render_points(data: ReportData, year: str, *, circuit: str) -> Sequence[Frag
             "de têtes de série présentes, tableau 2 pour chaque victoire sur une tête de "
             "série (selon son numéro), tableau 3 pour chaque match nul avec une tête de "
             "série, tableau 4 selon la place finale ; le total est leur somme. Les tableaux "
-            "sont des reconstitutions (data/reference/circuits/).</p>"
+            "sont des reconstitutions (règlement du classement régional PACA, chapitre 2)."
+            "</p>"
         )
     ]
     for tid in year_points["tournament_id"].unique(maintain_order=True).to_list():

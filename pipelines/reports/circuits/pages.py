@@ -114,7 +114,8 @@ def render_circuit_page(data: ReportData, year: str, circuit: CircuitPage) -> st
         f"{link(f'../../{GLOSSARY_PAGE}', 'Glossaire')}</nav>"
         f'<header class="page"><h1>{esc(title)}</h1>'
         "<p>Circuit régional des clubs Des chiffres et des lettres, année civile "
-        f"{esc(year)} (règles : docs/rules.md §5).</p></header>"
+        f"{esc(year)} ; les termes sont expliqués dans le "
+        f"{link(f'../../{GLOSSARY_PAGE}', 'glossaire')}.</p></header>"
         f'<nav class="toc"><strong>Sommaire</strong><ol>{toc}</ol></nav>'
     )
     footer = Html(

@@ -24,8 +24,8 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
             "ou qui semblent erronées (nom mal encodé, licence écrite sous plusieurs noms), "
             "chacune une seule fois. Elles sont gardées telles qu'écrites ; pour reconnaître "
             "une fédération ou un pays, il suffit d'ajouter l'écriture à la table des "
-            "fédérations et pays (data/reference/federations.csv) et de recalculer la saison ; "
-            "un nom se corrige dans l'export.",
+            "fédérations et pays du classement et de recalculer la saison ; un nom se corrige "
+            "dans l'export.",
         )
     ]
     if notes.height == 0:
