@@ -31,6 +31,7 @@ from transforms.scoring import (
     STATUS_SCORE_DIFFERS,
     STATUS_TOP_TOTAL_OK,
     audit_game_sheets,
+    replay_games,
 )
 from transforms.tables import table
 
@@ -147,6 +148,22 @@ def test_a_workbook_with_results_and_game_sheet() -> None:
             "remplie sur chaque ligne d'un fichier de feuilles de partie",
         ),
         (
+            f"{HEADER}\nS1,1,1,AEHNTZS,HANTEZ,H7,56\nS1,1,2,S+AACDEFE,FAÇADES,6F,96\n",
+            "bad.csv, ligne 3, colonne « rack » : le tirage S+AACDEFE compte 8 lettres : "
+            "c'est une partie à 8 lettres, formule originale de la FISF (« 7 sur 8 », « 7 et "
+            "8 », « 7, 8 et 9 », règlement du duplicate §3.8.2) dont les primes diffèrent ; "
+            "ces parties ne sont pas prises en charge, la feuille est refusée plutôt que "
+            "calculée avec une mauvaise prime",
+        ),
+        (
+            f"{HEADER}\nS1,1,1,AEHNTZS?É,HANTEZ,H7,56\n",
+            "bad.csv, ligne 2, colonne « rack » : le tirage AEHNTZS?É compte 9 lettres : "
+            "c'est une partie à 9 lettres, formule originale de la FISF (« 7 sur 8 », « 7 et "
+            "8 », « 7, 8 et 9 », règlement du duplicate §3.8.2) dont les primes diffèrent ; "
+            "ces parties ne sont pas prises en charge, la feuille est refusée plutôt que "
+            "calculée avec une mauvaise prime",
+        ),
+        (
             "Code tournoi,Manche,Coup,Tirage,Mot,Points\nS1,1,1,AEHNTZS,HANTEZ,56\n",
             "bad.csv, ligne 1 : il manque la colonne obligatoire « position » dans la ligne "
             "d'en-tête de ce fichier de feuilles de partie",
@@ -160,6 +177,8 @@ def test_a_workbook_with_results_and_game_sheet() -> None:
         "game-above-games",
         "score-not-a-number",
         "word-empty",
+        "fisf-3.8.2-rack-of-8",
+        "fisf-3.8.2-rack-of-9",
         "position-column-missing",
     ],
 )
@@ -222,6 +241,28 @@ def test_what_a_move_says_is_left_to_the_audit() -> None:
     assert audit["message"][2].startswith(
         "score annoncé 57, score calculé 56 (écart +1) ; le coup 3 manque sur la feuille"
     )
+
+
+def test_the_fisf_rules_are_findings_of_the_audit_not_rejections() -> None:
+    sheet = (
+        f"{HEADER}\n"
+        "EX-2008,1,1,AEHNTZS,HANTEZ,8G,56\n"  # vertical first move (FISF §3.4)
+        "EX-2008,1,2,-AEIOUEC,CHAUE,9G,\n"  # redrawn, yet 6 vowels (FISF §3.2)
+        "EX-2008,1,3,ABCDEFGHIJ,H(A)CHE,7H,\n"  # a blank in parentheses; 10 tiles: a slip
+    )
+    result = ingested({RESULTS: _examples()[RESULTS], SHEET: sheet})
+    assert result.rejected == {}
+    assert result.tables["game_sheets"]["rack"].to_list() == [
+        "AEHNTZS",
+        "-AEIOUEC",
+        "ABCDEFGHIJ",
+    ]
+    audit = audit_game_sheets(result.tables["game_sheets"], None, PARAMS, season=SEASON)
+    assert audit["status"].to_list() == ["illegal"] * 3
+    messages = audit["message"].to_list()
+    assert messages[0].startswith("premier coup vertical (8G) : au premier coup")
+    assert "tirage -AEIOUEC non valide (FISF §3.2)" in messages[1]
+    assert messages[2].startswith("le tirage ABCDEFGHIJ compte 10 lettres")
 
 
 def test_a_changed_sheet_changes_its_season_fingerprint() -> None:
@@ -433,11 +474,18 @@ def test_generated_sheets_add_up_to_their_top_total(tmp_path: Path) -> None:
     totals = audit.filter(pl.col("move").is_null())
     assert totals.height == 4 and set(totals["status"]) == {STATUS_TOP_TOTAL_OK}
     moves = audit.filter(pl.col("move").is_not_null())
-    # every move legal and scored as stated, but the one misstated on purpose
-    wrong = moves.filter(pl.col("status") != STATUS_OK)
-    assert wrong["status"].to_list() == [STATUS_SCORE_DIFFERS]
-    assert wrong["tournament_id"].item().startswith("D2021-") and wrong["game"].item() == 1
-    assert misstated(wrong["computed_score"].item()) == wrong["stated_score"].item()
+    # every move a legal placement scored as stated, but the one misstated on purpose; the
+    # generator plays by [002] only: what the audit finds besides are breaches of the FISF
+    # rules of §3.2 (the draw) and §3.4 (a vertical first move), which it does not follow
+    replays = [m for g in replay_games(sheets, PARAMS) for m in g.moves]
+    assert all(m.placed for m in replays)
+    assert all("(FISF §3." in p for m in replays for p in m.problems)
+    wrong = [m for m in replays if m.score_problem]
+    assert len(wrong) == 1 and wrong[0].computed_score is not None
+    assert misstated(wrong[0].computed_score) == wrong[0].stated_score
+    misstatement = moves.filter(pl.col("stated_score") != pl.col("computed_score"))
+    assert misstatement["tournament_id"].item().startswith("D2021-")
+    assert misstatement["game"].item() == 1
     # each game is a game of duplicate: about 20 moves, about 1 000 points
     games = moves.group_by("tournament_id", "game").agg(
         pl.len().alias("moves"), pl.col("computed_score").sum().alias("top")

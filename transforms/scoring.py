@@ -135,6 +135,18 @@ class Square:
 
 
 @dataclass(frozen=True)
+class DrawRule:
+    """The validity of a rack (FISF §3.2): the vowels, the letters that count as either (the
+    Y and the blank), and the minimum of each kind before and after move `early_moves`."""
+
+    vowels: frozenset[str]
+    either: frozenset[str]
+    early_moves: int
+    early_minimum: int
+    minimum: int
+
+
+@dataclass(frozen=True)
 class ScoringParams:
     """Every parameter of docs/rules.md §7."""
 
@@ -143,6 +155,9 @@ class ScoringParams:
     squares: tuple[tuple[Square, ...], ...]  # rows A… × columns 1…
     bonus: int
     rack_size: int
+    tiles: Mapping[str, int]  # the bag: "A" … "Z" and "?" (FISF §1.1)
+    draw: DrawRule
+    variant_rack_sizes: tuple[int, ...]  # racks of the variant games (FISF §3.8.2)
     source: str = "data/reference/scoring.yaml"
 
     @property
@@ -360,7 +375,8 @@ def _base_letters(text: str) -> str:
 
 
 def parse_word(word: str | None) -> tuple[tuple[str, bool], ...]:
-    """The tiles of a written word: (upper-case base letter, is a blank) per letter.
+    """The tiles of a written word: (upper-case base letter, is a blank) per letter. A blank
+    is a lower-case letter (`ChACUNE`) or a letter in parentheses (`C(H)ACUNE`).
 
     Raises `ValueError` with the arbiter's message when the word cannot be read.
     """
@@ -368,13 +384,32 @@ def parse_word(word: str | None) -> tuple[tuple[str, bool], ...]:
     if not raw:
         raise ValueError("mot non indiqué")
     tiles: list[tuple[str, bool]] = []
-    for ch in _base_letters(raw):
+    text = _base_letters(raw)
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":  # the blank as sheets print it: C(H)ACUNE (FISF §4.2's circled letter)
+            circled = text[i + 1 : i + 3]
+            if len(circled) < 2 or not circled[0].isascii() or not circled[0].isalpha():
+                raise ValueError(
+                    f"mot « {raw} » : après « ( », la lettre du joker puis « ) » "
+                    "(C(H)ACUNE, une lettre par parenthèse)"
+                )
+            if circled[1] != ")":
+                raise ValueError(
+                    f"mot « {raw} » : une seule lettre entre parenthèses, celle du joker "
+                    "(C(H)ACUNE)"
+                )
+            tiles.append((circled[0].upper(), True))
+            i += 3
+            continue
         if "A" <= ch <= "Z":
             tiles.append((ch, False))
         elif "a" <= ch <= "z":
             tiles.append((ch.upper(), True))
         else:
             raise ValueError(f"mot « {raw} » : « {ch} » n'est pas une lettre")
+        i += 1
     if len(tiles) < 2:
         raise ValueError(f"mot « {raw} » : un mot compte au moins 2 lettres")
     return tuple(tiles)
@@ -448,6 +483,132 @@ def _rack_problem(rack: str, available: Counter[str], needed: Counter[str]) -> s
     if missing["?"]:
         items.append("un joker (?)" if missing["?"] == 1 else f"{missing['?']} jokers (?)")
     return f"lettres posées absentes du tirage {rack} : {', '.join(items)}"
+
+
+# ---------------------------------------------------------------------------- FISF rules
+
+
+def rack_redrawn(rack: str | None) -> bool:
+    """Whether the rack is written as drawn after a rejet (FISF §3.2): `-` in front, every
+    letter of the previous rack returned to the bag and seven drawn anew (`-AEINRST`)."""
+    return str(rack or "").strip().startswith("-")
+
+
+def _redraw_problem(rack: str) -> str | None:
+    """A rack marked redrawn (`-` in front) that still writes kept letters (`+`)."""
+    text = rack.strip()
+    if text.startswith("-") and "+" in text:
+        return (
+            f"tirage {text} : un tirage rejeté (- en tête) ne garde aucune lettre, il ne "
+            "peut pas écrire de reliquat avec +"
+        )
+    return None
+
+
+def tiles_left(board: Board, params: ScoringParams) -> Counter[str]:
+    """The tiles not on the board (the bag and the rack together: the « reliquat » of FISF
+    §3.2 and §3.7): the bag of `params.tiles` minus the tiles placed (a blank as `?`)."""
+    placed: Counter[str] = Counter()
+    for letter, blank in zip(board.letters.flat, board.blanks.flat, strict=True):
+        if letter:
+            placed["?" if blank else str(letter)] += 1
+    return Counter({k: n - placed[k] for k, n in params.tiles.items() if n > placed[k]})
+
+
+def _kinds(tiles: Counter[str], rule: DrawRule) -> tuple[int, int, int]:
+    """(vowels, consonants, either) among `tiles`."""
+    vowels = sum(n for k, n in tiles.items() if k in rule.vowels)
+    either = sum(n for k, n in tiles.items() if k in rule.either)
+    return vowels, sum(tiles.values()) - vowels - either, either
+
+
+def _meets(tiles: Counter[str], minimum: int, rule: DrawRule) -> bool:
+    """At least `minimum` vowels and `minimum` consonants, each Y or blank counted as the
+    kind that helps (FISF §3.2: « à son gré »)."""
+    vowels, consonants, either = _kinds(tiles, rule)
+    return max(0, minimum - vowels) + max(0, minimum - consonants) <= either
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n > 1 else ''}"
+
+
+def draw_problem(
+    rack: str | None, move: int | None, left: Counter[str], params: ScoringParams
+) -> str | None:
+    """What breaks the validity of the rack of move `move` (FISF §3.2), given the tiles
+    `left` off the board before it; None when the rack is valid or cannot be judged (no
+    rack, an unreadable one, no move number).
+
+    The minimum is `early_minimum` vowels and consonants up to move `early_moves`, if the
+    letters left allow it, then `minimum`; when the letters left allow not even `minimum`,
+    the game should have ended before the move (FISF §3.2, §3.7)."""
+    rule = params.draw
+    if move is None:
+        return None
+    if not _meets(left, rule.minimum, rule):
+        count = sum(left.values())
+        letters = "".join(sorted(left.elements()))
+        remain = (
+            "il ne reste aucune lettre"
+            if count == 0
+            else f"il ne reste qu'une lettre ({letters})"
+            if count == 1
+            else f"les {count} lettres restantes ({letters}) ne permettent plus"
+        )
+        if count < 2:
+            remain += ", pas de quoi faire"
+        return (
+            f"la partie aurait dû s'arrêter avant ce coup (FISF §3.2, §3.7) : {remain} un "
+            f"tirage d'au moins {_plural(rule.minimum, 'voyelle')} et "
+            f"{_plural(rule.minimum, 'consonne')}"
+        )
+    text = str(rack or "").strip()
+    if not text:
+        return None
+    try:
+        tiles = parse_rack(text)
+    except ValueError:
+        return None
+    early = move <= rule.early_moves
+    minimum = rule.minimum
+    if early and _meets(left, rule.early_minimum, rule):
+        minimum = rule.early_minimum
+    if _meets(tiles, minimum, rule):
+        return None
+    vowels, consonants, either = _kinds(tiles, rule)
+    if not early:
+        when = f"à partir du coup {rule.early_moves + 1}"
+    elif minimum == rule.early_minimum:
+        when = f"jusqu'au coup {rule.early_moves}"
+    else:
+        when = (
+            f"au coup {move}, les lettres restantes ne permettant plus "
+            f"{rule.early_minimum} voyelles et {rule.early_minimum} consonnes"
+        )
+    counted = f"{_plural(vowels, 'voyelle')} et {_plural(consonants, 'consonne')}"
+    if either:
+        counted += f", plus {either} Y ou joker(s) comptés au choix"
+    redrawn = (
+        "le tirage est noté rejeté (-), mais le nouveau tirage devait la respecter"
+        if rack_redrawn(text)
+        else "aucun rejet n'est noté (-) : le juge-arbitre devait rejeter ce tirage"
+    )
+    return (
+        f"tirage {text} non valide (FISF §3.2) : {when}, il faut au moins "
+        f"{_plural(minimum, 'voyelle')} et {_plural(minimum, 'consonne')} ; il compte "
+        f"{counted} ; {redrawn}"
+    )
+
+
+def first_move_direction_problem(placement: Placement) -> str | None:
+    """The first move is placed horizontally (FISF §3.4)."""
+    if placement.horizontal:
+        return None
+    return (
+        f"premier coup vertical ({placement.label}) : au premier coup, le mot est "
+        "impérativement placé horizontalement (FISF §3.4)"
+    )
 
 
 def replay_move(
@@ -627,6 +788,7 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
     for i, row in enumerate(rows):
         if i == 0:
             tournament_id, game = row.get("tournament_id"), row.get("game")
+        first, left = board.is_empty(), tiles_left(board, params)
         replayed = replay_move(
             board,
             params,
@@ -636,6 +798,9 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
             stated_score=row.get("score"),
             move=row.get("move"),
         )
+        fisf = _fisf_problems(replayed, first, left, params)
+        if fisf:
+            replayed = replace(replayed, problems=(*replayed.problems, *fisf))
         number = row.get("move")
         if isinstance(number, int):
             if number > expected:
@@ -643,6 +808,27 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
             expected = number + 1
         moves.append(replayed)
     return GameReplay(tournament_id, game, tuple(moves), board)
+
+
+def _fisf_problems(
+    replayed: MoveReplay, first: bool, left: Counter[str], params: ScoringParams
+) -> list[str]:
+    """What a move of a game breaks of the FISF's duplicate rules (docs/rules.md §7): the
+    first move placed horizontally (§3.4), the rack's notation and its validity (§3.2)."""
+    problems = []
+    if first and replayed.placed:
+        direction = first_move_direction_problem(parse_position(replayed.position, params.size))
+        if direction:
+            problems.append(direction)
+    rack = str(replayed.rack or "").strip()
+    notation = _redraw_problem(rack) if rack else None
+    if notation:
+        problems.append(notation)
+    move = replayed.move if isinstance(replayed.move, int) else None
+    drawn = draw_problem(rack, move, left, params)
+    if drawn:
+        problems.append(drawn)
+    return problems
 
 
 def _gap_note(first: int, following: int) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.reference.files import ReferenceDataError, read_yaml, require
-from transforms.scoring import ROW_LABELS, ScoringParams, Square
+from transforms.scoring import ROW_LABELS, DrawRule, ScoringParams, Square
 
 SCORING_FILE = "scoring.yaml"
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -82,6 +82,46 @@ def _squares(raw: Any, legend: dict[str, Square], path: Path) -> tuple[tuple[Squ
     return tuple(rows)
 
 
+def _tiles(raw: Any, path: Path) -> dict[str, int]:
+    """The bag: every letter A-Z and the blank `?` with its number of tiles."""
+    if not isinstance(raw, dict):
+        raise ReferenceDataError(f"{path}: tiles must map each letter (and ?) to its count")
+    tiles = {str(k).upper(): _whole(v, f"tiles {k!r}", path) for k, v in raw.items()}
+    expected = _LETTERS | {"?"}
+    unknown = sorted(set(tiles) - expected)
+    if unknown:
+        raise ReferenceDataError(f"{path}: tiles: {', '.join(unknown)} is not a letter nor ?")
+    missing = sorted(expected - set(tiles))
+    if missing:
+        raise ReferenceDataError(f"{path}: tiles: no count for {', '.join(missing)}")
+    return dict(sorted(tiles.items()))
+
+
+def _draw_rule(raw: Any, path: Path) -> DrawRule:
+    """The validity of a rack (FISF §3.2)."""
+    if not isinstance(raw, dict):
+        raise ReferenceDataError(f"{path}: draw_rule must be a mapping")
+    vowels = frozenset(str(require(raw, "vowels", path)).upper())
+    either = frozenset(str(require(raw, "either", path)).upper())
+    if not vowels <= _LETTERS or not either <= _LETTERS | {"?"} or vowels & either:
+        raise ReferenceDataError(
+            f"{path}: draw_rule: vowels must be letters, either letters or ?, and no letter in both"
+        )
+    return DrawRule(
+        vowels=vowels,
+        either=either,
+        early_moves=_whole(require(raw, "early_moves", path), "draw_rule.early_moves", path),
+        early_minimum=_whole(require(raw, "early_minimum", path), "draw_rule.early_minimum", path),
+        minimum=_whole(require(raw, "minimum", path), "draw_rule.minimum", path),
+    )
+
+
+def _sizes(raw: Any, path: Path) -> tuple[int, ...]:
+    if not isinstance(raw, list):
+        raise ReferenceDataError(f"{path}: variant_rack_sizes must be a list of whole numbers")
+    return tuple(sorted(_whole(v, "variant_rack_sizes", path, 1) for v in raw))
+
+
 def load_scoring_params(reference_dir: Path) -> ScoringParams:
     """Every parameter of docs/rules.md §7 (scoring.yaml), validated."""
     path = Path(reference_dir) / SCORING_FILE
@@ -96,5 +136,8 @@ def load_scoring_params(reference_dir: Path) -> ScoringParams:
         ),
         bonus=_whole(require(data, "bonus", path), "bonus", path),
         rack_size=_whole(require(data, "rack_size", path), "rack_size", path, 1),
+        tiles=_tiles(require(data, "tiles", path), path),
+        draw=_draw_rule(require(data, "draw_rule", path), path),
+        variant_rack_sizes=_sizes(require(data, "variant_rack_sizes", path), path),
         source=str(Path("data/reference") / SCORING_FILE),
     )

@@ -24,7 +24,10 @@ import polars as pl
 from pipelines.ingest.errors import CheckKind, empty_errors, error_rows
 from pipelines.ingest.kinds import KindPlugin
 from pipelines.ingest.schema import Kind
+from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.bundle import Parameters
+from pipelines.reference.scoring import load_scoring_params
+from transforms.scoring import ScoringParams
 
 GAME_SHEET = Kind(
     name="game_sheet",
@@ -69,9 +72,36 @@ SHEET_COLUMNS = ("tournament_id", "game", "move", "rack", "word", "position", "s
 _GAME = ["tournament_id", "game"]
 
 
-def sheet_errors(typed: pl.DataFrame) -> pl.DataFrame:
+def variant_errors(typed: pl.DataFrame, scoring: ScoringParams) -> pl.DataFrame:
+    """A rack of 8 or 9 tiles (`scoring.variant_rack_sizes`) is a variant game of FISF
+    §3.8.2 (« 7 sur 8 », « 7 et 8 », « 7, 8 et 9 »), whose bonuses are not those of
+    docs/rules.md §7: the sheet is refused rather than scored with the wrong bonus."""
+    if "rack" not in typed.columns or not scoring.variant_rack_sizes:
+        return empty_errors()
+    tiles = pl.col("rack").str.count_matches(r"[\p{L}?]")
+    return error_rows(
+        typed,
+        tiles.is_in(list(scoring.variant_rack_sizes)),
+        "rack",
+        pl.format(
+            "le tirage {} compte {} lettres : c'est une partie à {} lettres, formule originale "
+            "de la FISF (« 7 sur 8 », « 7 et 8 », « 7, 8 et 9 », règlement du duplicate §3.8.2) "
+            "dont les primes diffèrent ; ces parties ne sont pas prises en charge, la feuille "
+            "est refusée plutôt que calculée avec une mauvaise prime",
+            pl.col("rack").str.strip_chars(),
+            tiles,
+            tiles,
+        ),
+        kind=CheckKind.VALUE,
+    )
+
+
+def sheet_errors(typed: pl.DataFrame, scoring: ScoringParams | None = None) -> pl.DataFrame:
     """The checks a sheet passes on its own (`classement score` runs these too): game and
-    move numbers from 1, each move of a game once."""
+    move numbers from 1, each move of a game once, no rack of a variant game (FISF §3.8.2;
+    `scoring` the parameters of the build, those of `data/reference/` when not given)."""
+    if scoring is None:
+        scoring = load_scoring_params(REFERENCE_DIR)
     keyed = typed.filter(
         pl.col("tournament_id").is_not_null()
         & pl.col("game").is_not_null()
@@ -108,6 +138,7 @@ def sheet_errors(typed: pl.DataFrame) -> pl.DataFrame:
                 ),
                 kind=CheckKind.ROWS,
             ),
+            variant_errors(typed, scoring),
         ]
     )
 
@@ -199,7 +230,7 @@ def checks(
         return empty_errors()
     return pl.concat(
         [
-            sheet_errors(typed),
+            sheet_errors(typed, params.scoring),
             owner_errors(typed),
             results_errors(typed, accepted["results"]),
         ]
