@@ -1,0 +1,1 @@
+"""`classement backtest`: which rating system predicts the games best (docs/rules.md §10)."""
