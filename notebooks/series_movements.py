@@ -81,7 +81,7 @@ def _(MOVEMENTS, data, display_frame, mo, movements, pl, season):
 
 
 @app.cell
-def _(mo, moves, pl, series_label, series_sort_key):
+def _(display_frame, mo, moves, pl, series_label, series_sort_key):
     # Transition matrix: series held during the season (rows) → series for the next one.
     order = sorted(
         set(moves["series"].to_list()) | set(moves["previous_series"].drop_nulls().to_list()),
@@ -108,7 +108,12 @@ def _(mo, moves, pl, series_label, series_sort_key):
         .sort("_order")
         .drop("_order")
     )
-    mo.vstack([mo.md("## Série tenue → série de la saison suivante"), transitions])
+    mo.vstack(
+        [
+            mo.md("## Série tenue → série de la saison suivante"),
+            display_frame(transitions, {c: c for c in transitions.columns}),
+        ]
+    )
     return columns, order, transitions
 
 

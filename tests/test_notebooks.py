@@ -150,8 +150,20 @@ def test_display_frames_are_french() -> None:
         frame, {"n": "Joueurs", "x": "Écart", "d": "Date", "b": "Actif"}, {"x": 2}
     )
     assert shown.columns == ["Joueurs", "Écart", "Date", "Actif"]
-    assert shown.row(0) == ("1\u202f234", "0,26", "10/03/2024", "oui")
-    assert shown.row(1) == (None, "−3,00", None, "non")
+    assert shown.text().row(0) == ("1\u202f234", "0,26", "10/03/2024", "oui")
+    assert shown.text().row(1) == (None, "−3,00", None, "non")
+    # the columns keep their types (issue 27, item 3): numbers stay numbers
+    assert shown.frame.schema == {
+        "Joueurs": pl.Int64,
+        "Écart": pl.Float64,
+        "Date": pl.Date,
+        "Actif": pl.Boolean,
+    }
+    markup = shown._mime_()[1]
+    assert '<th data-type="nombre" class="num">Joueurs</th>' in markup
+    assert '<th data-type="date">Date</th>' in markup
+    assert '<td class="num" data-value="1234">1\u202f234</td>' in markup
+    assert '<td class="num" data-value="-3.0">−3,00</td>' in markup
 
 
 def test_notebooks_show_charts_and_spelled_out_federations(
@@ -172,15 +184,16 @@ def test_notebooks_show_charts_and_spelled_out_federations(
     assert isinstance(sizes, go.Figure) and len(sizes.data) >= 1
 
 
-def test_the_html_export_works_without_the_internet(warehouse: Path, tmp_path: Path) -> None:
-    from classement.commands.notebooks import ASSETS_DIR, localise
+def test_the_html_export_works_as_a_file_without_the_internet(
+    warehouse: Path, tmp_path: Path
+) -> None:
+    """Issue 27, item 3: the exported page opened as a file (file://) in Chromium, every
+    request outside the file refused, shows its charts and its tables, whose number
+    columns are typed as numbers."""
+    from playwright import sync_api
 
-    assert (
-        localise(
-            '<script src="https://cdn.jsdelivr.net/npm/@marimo-team/frontend@0.25.2/dist/a/x.js">'
-        )
-        == f'<script src="{ASSETS_DIR}/a/x.js">'
-    )
+    from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
+
     out = tmp_path / "html"
     done = subprocess.run(
         [sys.executable, "-m", "classement", "notebook-html", "series_movements", "--out", out],
@@ -191,7 +204,39 @@ def test_the_html_export_works_without_the_internet(warehouse: Path, tmp_path: P
         cwd=PROJECT_ROOT,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    page = (out / "series_movements.html").read_text(encoding="utf-8")
-    assert "@marimo-team/frontend" not in page
-    scripts = re.findall(r'<script type="module"[^>]* src="([^"]+)"', page)
-    assert scripts and all((out / s).is_file() for s in scripts), scripts
+    assert sorted(p.name for p in out.iterdir()) == ["series_movements.html"]
+    path = out / "series_movements.html"
+    html = path.read_text(encoding="utf-8")
+    assert "<marimo-" not in html and 'type="module"' not in html
+    assert re.search(r"<script[^>]*\bsrc=", html) is None
+    requests: list[str] = []
+    errors: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
+        page = chromium.new_page(viewport={"width": 1200, "height": 900})
+
+        def outside(route: sync_api.Route) -> None:
+            requests.append(route.request.url)
+            route.abort()
+
+        page.route(re.compile(r"^(?!file:|data:)"), outside)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(path.resolve().as_uri(), wait_until="load")
+        page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+        page.screenshot(path=str(tmp_path / "notebook.png"), full_page=True)
+        text = page.inner_text("body")
+        drawn = page.evaluate(
+            "() => Array.from(document.querySelectorAll('.plot')).map("
+            "d => d.querySelectorAll('.barlayer .trace path').length)"
+        )
+        kinds = page.eval_on_selector_all(
+            "table.notebook-table:first-of-type thead th",
+            "els => els.map(e => [e.textContent, e.dataset.type])",
+        )
+        chromium.close()
+    assert requests == [] and errors == [], (requests, errors)
+    assert "Mouvements des séries duplicate" in text
+    assert re.search(r"Saison classée : \d{4}-\d{4}", " ".join(text.split())), text[:500]
+    assert drawn and all(n >= 1 for n in drawn), drawn
+    assert ["Joueurs", "nombre"] in kinds and ["Mouvement", "texte"] in kinds, kinds

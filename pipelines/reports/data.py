@@ -11,7 +11,7 @@ import polars as pl
 
 from pipelines.paths import DEFAULT_WAREHOUSE
 from pipelines.reference.bundle import Parameters, load_parameters
-from pipelines.reports.html import fmt_date, fmt_number
+from pipelines.reports.html import esc, fmt_date, fmt_number
 from pipelines.reports.page import Rejected
 from pipelines.warehouse import Warehouse
 from transforms.calendar import ordered_events
@@ -39,28 +39,109 @@ def notebook_warehouse(path: str | Path | None = None) -> Path:
     return resolved
 
 
+# The kind of each column a notebook table shows, written on its header (`data-type`).
+COLUMN_KINDS = {"number": "nombre", "date": "date", "boolean": "oui/non", "text": "texte"}
+
+
+def _column_kind(dtype: pl.DataType) -> str:
+    if dtype == pl.Boolean:
+        return "boolean"
+    if dtype.is_numeric():
+        return "number"
+    if dtype == pl.Date:
+        return "date"
+    return "text"
+
+
+def _shown(value: object, kind: str, digits: int) -> str | None:
+    """A cell as the reader sees it (None for a missing value)."""
+    if value is None:
+        return None
+    if kind == "number":
+        return fmt_number(value, digits)
+    if kind == "date":
+        return fmt_date(value)  # type: ignore[arg-type]
+    if kind == "boolean":
+        return "oui" if value else "non"
+    return str(value)
+
+
+class DisplayTable:
+    """A table for readers (the notebooks): the columns keep their types (numbers stay
+    numbers, sortable as such), the text shown is French (thin space between thousands,
+    decimal comma, dates as 15/01/2025, oui/non). Shown by marimo through `_mime_` as an
+    HTML table whose every header names its column's kind (`data-type`: nombre, date,
+    oui/non, texte) and whose number cells carry their exact value (`data-value`), in the
+    notebook and in its export (`classement notebook-html`) alike."""
+
+    def __init__(self, frame: pl.DataFrame, decimals: dict[str, int] | None = None) -> None:
+        self.frame = frame  # typed, headed by the French labels
+        self.decimals = decimals or {}
+
+    @property
+    def columns(self) -> list[str]:
+        return self.frame.columns
+
+    @property
+    def height(self) -> int:
+        return self.frame.height
+
+    def kinds(self) -> dict[str, str]:
+        """Each column's kind: number, date, boolean or text."""
+        return {c: _column_kind(t) for c, t in self.frame.schema.items()}
+
+    def text(self) -> pl.DataFrame:
+        """The table as shown: every cell its French text."""
+        kinds = self.kinds()
+        return pl.DataFrame(
+            {
+                c: [_shown(v, kinds[c], self.decimals.get(c, 0)) for v in self.frame[c].to_list()]
+                for c in self.frame.columns
+            },
+            schema=dict.fromkeys(self.frame.columns, pl.String),
+        )
+
+    def html(self) -> str:
+        kinds = self.kinds()
+        head = "".join(
+            f'<th data-type="{COLUMN_KINDS[kinds[c]]}" class="num">{esc(c)}</th>'
+            if kinds[c] == "number"
+            else f'<th data-type="{COLUMN_KINDS[kinds[c]]}">{esc(c)}</th>'
+            for c in self.frame.columns
+        )
+        rows = []
+        for row in self.frame.iter_rows():
+            cells = []
+            for c, value in zip(self.frame.columns, row, strict=True):
+                shown = _shown(value, kinds[c], self.decimals.get(c, 0))
+                text = "—" if shown is None else esc(shown)
+                if kinds[c] == "number" and value is not None:
+                    cells.append(f'<td class="num" data-value="{esc(value)}">{text}</td>')
+                elif kinds[c] == "number":
+                    cells.append(f'<td class="num">{text}</td>')
+                else:
+                    cells.append(f"<td>{text}</td>")
+            rows.append(f"<tr>{''.join(cells)}</tr>")
+        return (
+            f'<div class="scroll"><table class="notebook-table"><thead><tr>{head}</tr>'
+            f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+
+    def _mime_(self) -> tuple[str, str]:
+        return "text/html", self.html()
+
+
 def display_frame(
     frame: pl.DataFrame,
     columns: dict[str, str],
     decimals: dict[str, int] | None = None,
-) -> pl.DataFrame:
-    """A frame for readers (the notebooks): the `columns` kept, renamed to their French
-    label, numbers in French format (`decimals` per column, 0 by default: thin space
-    between thousands, decimal comma), dates as 15/01/2025."""
+) -> DisplayTable:
+    """A table for readers (the notebooks): the `columns` kept, renamed to their French
+    label, their types kept; numbers shown in French format (`decimals` per column, 0 by
+    default), dates as 15/01/2025, booleans oui/non (see `DisplayTable`)."""
     places = decimals or {}
-    out: dict[str, list[object]] = {}
-    for name, label in columns.items():
-        series = frame[name]
-        if series.dtype.is_numeric() and series.dtype != pl.Boolean:
-            digits = places.get(name, 0)
-            out[label] = [None if v is None else fmt_number(v, digits) for v in series.to_list()]
-        elif series.dtype == pl.Date:
-            out[label] = [None if v is None else fmt_date(v) for v in series.to_list()]
-        elif series.dtype == pl.Boolean:
-            out[label] = [None if v is None else ("oui" if v else "non") for v in series]
-        else:
-            out[label] = series.to_list()
-    return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
+    typed = frame.select([pl.col(name).alias(label) for name, label in columns.items()])
+    return DisplayTable(typed, {columns[n]: d for n, d in places.items() if n in columns})
 
 
 class ReportData:
