@@ -25,6 +25,16 @@ letters in place; the new tiles come from the rack; the stated score equals the 
 one. The first four groups make a move *unplaceable*: it is neither placed nor scored.
 The others leave it placed and scored, with its problem stated.
 
+The FISF's duplicate rules (*Règlement du Scrabble duplicate francophone de compétition*,
+in force 1 January 2023; docs/rules.md §7 cites them), checked by `replay_game` since they
+need the game around the move: the first move placed is horizontal (§3.4); each rack is
+valid (§3.2: up to move 15 at least two vowels and two consonants if the letters left allow
+it, then one of each; the Y and the blanks count as either); a move played when the
+letters left allow no valid rack any more is a move after the end of the game (§3.2,
+§3.7); a rack marked redrawn (`-` in front) writes no kept letters. A breach is a problem
+of the move, like a placement rule: status `illegal`, the section cited in the message.
+`replay_move` alone (which the generator uses) checks [002]'s rules only.
+
 Audit statuses (`game_sheet_audit.status`):
 
 - per move (`move` set): `ok` (legal, stated score = computed score); `score_differs`
@@ -52,12 +62,27 @@ Decisions taken here, where docs/rules.md §7 and [002] are silent:
 - **First move** means the first move placed on an empty board (move 1, unless move 1
   could not be placed). A move placed despite a broken rule (first move off the centre,
   a word touching nothing, tiles not on the rack) stays on the board for the next moves.
-- **Rack**: `+` and `-` (between the kept letters and the new draw, as arbiters write
-  them) and spaces are ignored; letters are read case-insensitively; `?` is a blank. The
-  new tiles must be a sub-multiset of the rack: a natural letter needs that letter, a blank
-  needs a `?`. A rack of more tiles than `rack_size` is illegal. An empty rack is not an
-  error: the move's tiles are then not checked and the message says so. Whether the kept
-  letters match the previous rack minus the tiles played is not checked.
+- **Blank**: a lower-case letter (`ChACUNE`) or a letter in parentheses (`C(H)ACUNE`, the
+  circled letter of FISF §4.2); one letter per parenthesis.
+- **Rack**: `KEPT+DRAWN` (the reliquat, then the new letters); `-` in front (`-AEINRST`)
+  marks a rack drawn after a rejet (FISF §3.2: every letter back in the bag, the reliquat
+  included, seven drawn anew), which therefore writes no `+`; a `-` elsewhere is read as
+  `+` (today's files); spaces are ignored; letters are read case-insensitively; `?` is a
+  blank. The new tiles must be a sub-multiset of the rack: a natural letter needs that
+  letter, a blank needs a `?`. A rack of more tiles than `rack_size` is illegal (8 or 9
+  tiles, the variant games of FISF §3.8.2, are refused by the ingest before). An empty
+  rack is not an error: the move's tiles are then not checked and the message says so.
+  Whether the kept letters match the previous rack minus the tiles played is not checked.
+- **Draw rule** (FISF §3.2): the rack of move `n` must hold `early_minimum` (2) vowels and
+  as many consonants when `n ≤ early_moves` (15) and the tiles left allow it, else
+  `minimum` (1) of each. "Tiles left" are the bag of `tiles` minus the tiles on the board
+  before the move (the bag and the rack together: the text's « reliquat »). Each Y or
+  blank counts as whichever kind helps (the text leaves it « à son gré » to the arbiter:
+  a rack is a finding only when no choice makes it valid). A redrawn rack (`-`) must be
+  valid too (« jusqu'à ce que les conditions requises soient remplies »); its message says
+  the rejet was noted. When the tiles left allow not even `minimum` of each (all
+  consonants, all vowels, one tile: §3.7), a move is a finding: the game should have
+  ended. A rack that cannot be read, or a move without a number, is not judged.
 - **Bonus**: given when the move places exactly `rack_size` new tiles.
 - **Scores**: a move with no stated score has status `score_missing`; stated and computed
   scores are kept side by side whatever the status.
