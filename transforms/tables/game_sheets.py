@@ -25,8 +25,13 @@ TABLES = (
             ("tournament_id", STR),
             ("game", INT, "manche, 1 or more"),
             ("move", INT, "coup, 1 or more; once per game"),
-            ("rack", STR, "tirage as written (`?` blank, `+`/`-` kept letters / new draw)"),
-            ("word", STR, "the whole word as written (lower case = blank)"),
+            (
+                "rack",
+                STR,
+                "tirage as written (`?` blank, `+` kept letters / new draw, `-` in front: "
+                "drawn after a rejet)",
+            ),
+            ("word", STR, "the whole word as written (lower case or `(H)` = blank)"),
             ("position", STR, "as written: `H8` horizontal, `8H` vertical"),
             ("score", INT, "the top stated on the sheet; null when not written"),
             ("source_file", STR),
@@ -45,7 +50,7 @@ TABLES = (
             ("tournament_id", STR),
             ("game", INT, "manche; null on a tournament's total row"),
             ("move", INT, "coup; null on a tournament's total row"),
-            ("word", STR, "as written on the sheet (lower case = blank)"),
+            ("word", STR, "as written on the sheet (lower case or `(H)` = blank)"),
             ("position", STR, "as written: `H8` horizontal, `8H` vertical"),
             ("stated_score", INT, "the sheet's score; the `top_total` on a total row"),
             (
@@ -59,7 +64,12 @@ TABLES = (
                 "`ok`, `score_differs`, `score_missing`, `illegal`; total rows "
                 "`top_total_ok`, `top_total_differs`, `top_total_unchecked`",
             ),
-            ("message", STR, "what is wrong, then the words formed and their scores"),
+            (
+                "message",
+                STR,
+                "what is wrong (a breach of the FISF rules cites its section), then the "
+                "words formed and their scores",
+            ),
         ),
     ),
 )
