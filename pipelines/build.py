@@ -97,9 +97,18 @@ STEP_LABELS = {
     "season_report_pdf": "rapport de la saison (PDF)",
     "season_builds": "saison enregistrée",
     "year_builds": "année enregistrée",
-    "report_plotly_js": "graphiques (plotly.js)",
+    "report_plotly_js": "bibliothèque des graphiques",
     "report_index": "page d'accueil",
     "player_pages": "fiches des joueurs",
+    "data_quality_notes": "constats sur la qualité des données",
+    "mort_subite_challenge": "Challenge Mort Subite : manches et classement",
+    "national_classification": "classements nationaux",
+    "paca_circuit": "circuit PACA : points et classements",
+    "round_robin_finals": "finales en toutes rondes (Masters Grand Sud, Grand Est)",
+    "circuit_reports": "pages des circuits de l'année (HTML)",
+    "circuit_reports_pdf": "pages des circuits de l'année (PDF)",
+    "whatif_report": "simulation d'un changement de règles",
+    "rating_backtest": "classements mis à l'épreuve des résultats suivants",
 }
 CHECK_LABELS = {
     "no_rejected_files": "aucun export refusé",
@@ -110,11 +119,28 @@ CHECK_LABELS = {
     "series_quotas_respected": "quotas des séries respectés",
     "no_series_holds_players_at_0": "aucune série ne retient de joueur à 0",
     "game_sheet_tops_add_up": "les tops s'additionnent",
+    "mort_subite_every_participant_placed": "chaque participant d'une manche Mort Subite classé",
+    "one_row_per_licensee": "une ligne par licencié",
+    "circuit_rankings_add_up": "classement PACA : chaque total est la somme de ses tournois",
+    "masters_follow_the_pairing_table": "les matchs du Masters suivent la table des matchs",
 }
 
 
 def step_label(name: str) -> str:
-    return STEP_LABELS.get(name, name.replace("_", " "))
+    """The French name of a step: an asset's (`STEP_LABELS`), or a check's run as a step of
+    its own (`<asset>_<check>`, named after the check). Every step and check of the code
+    location has one (tests/test_site_words.py): the name in the code is never shown."""
+    if name in STEP_LABELS:
+        return STEP_LABELS[name]
+    for check, label in CHECK_LABELS.items():
+        if name.endswith(f"_{check}"):
+            return f"contrôle « {label} »"
+    return name.replace("_", " ")
+
+
+def seconds_label(seconds: float) -> str:
+    """`0,4 s`, `12,0 s`: a duration as the build prints it (French decimal comma)."""
+    return f"{seconds:.1f} s".replace(".", ",")
 
 
 class _ProgressHandler(logging.Handler):
@@ -151,7 +177,7 @@ class _ProgressHandler(logging.Handler):
             self._asset_steps.setdefault(key, step)
         elif kind == "STEP_SUCCESS":
             took = time.perf_counter() - self._started.get(step, time.perf_counter())
-            self._lines[step] = f"  ✓ {step_label(step)} ({took:.1f} s)".replace(".", ",")
+            self._lines[step] = f"  ✓ {step_label(step)} ({seconds_label(took)})"
         elif kind == "STEP_FAILURE":
             self._lines[step] = f"  ✗ {step_label(step)} : échec"
         elif kind == "ASSET_CHECK_EVALUATION":
@@ -536,19 +562,29 @@ def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]
         emit(f"Impression de {len(pending)} rapport{'s' if len(pending) > 1 else ''} en PDF …")
         for html, _ in pending:
             restore_pdf_links(html)  # printed as it reads once its PDF is there
+        started = time.perf_counter()
         try:
             printed = print_pdfs(pending, root=reports, progress=throttled(_say(emit), "PDF"))
         except Exception as err:  # the tables and pages are built: say why
             error = f"{type(err).__name__} : {err}"
+            emit("  ✗ impression des PDF : échec")
+        else:  # the counter stops before the last one: the step's own line ends it
+            took = seconds_label(time.perf_counter() - started)
+            emit(f"  ✓ PDF imprimés : {_count(len(printed))} / {_count(len(pending))} ({took})")
     mark_pdf_links(reports)
     return [p.relative_to(reports).as_posix() for p in printed], error
+
+
+def _count(n: int) -> str:
+    """`2 350`: a count as the build prints it (thin space between thousands)."""
+    return f"{n:,d}".replace(",", "\u202f")
 
 
 def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:
     """The closing summary, in French, for the statistician."""
     w = (out or sys.stdout).write
     w("\nRésumé\n")
-    w(f"  exports lus : {summary.ingested}, refusés : {len(summary.rejected)}\n")
+    w(f"  exports lus : {_count(summary.ingested)}, refusés : {_count(len(summary.rejected))}\n")
     for _, message in summary.rejected:
         w(f"    ✗ {message}\n")
     for note in summary.notes:
@@ -566,10 +602,10 @@ def print_summary(summary: BuildSummary, out: TextIO | None = None) -> None:
     for name, count in summary.row_counts.items():
         w(f"    {name:<{width}}  {count:>9,d} lignes\n".replace(",", "\u202f"))
     if summary.pdf_printed:
-        w(f"  PDF imprimés : {len(summary.pdf_printed)}\n")
+        w(f"  PDF imprimés : {_count(len(summary.pdf_printed))}\n")
     if summary.pdf_error:
         w(f"  ✗ impression des PDF impossible : {summary.pdf_error}\n")
-    w(f"  terminé en {summary.seconds:.1f} s\n".replace(".", ","))
+    w(f"  terminé en {seconds_label(summary.seconds)}\n")
     w(f"  entrepôt : {summary.warehouse}\n")
     w(f"  rapports : {summary.reports / 'index.html'}\n")
     w(f"  quarantaine : {summary.quarantine}")

@@ -16,6 +16,11 @@ from typing import TYPE_CHECKING
 import pytest
 from filelock import FileLock
 
+from tests.own_warnings import (  # noqa: F401 (hooks: a project warning fails its test)
+    pytest_runtest_call,
+    pytest_runtest_setup,
+    pytest_runtest_teardown,
+)
 from tests.support import SAMPLE, SEASON, write_evil_raw, write_raw
 
 if TYPE_CHECKING:
@@ -104,15 +109,18 @@ def shared_folder(factory: pytest.TempPathFactory, name: str, make: Callable[[Pa
 
 @pytest.fixture(scope="session")
 def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder of a build of the bundled sample (`w.duckdb`, `reports/` with the PDFs),
-    built once per run and shared by the report, browser, PDF and notebook tests."""
+    """The folder of a build of the bundled sample (`w.duckdb`, `reports/` with the PDFs,
+    `build.txt` the lines the build printed), built once per run and shared by the report,
+    browser, PDF and notebook tests."""
     if not any(SAMPLE.glob("*/*.csv")):
         pytest.fail("data/sample/ holds no export")
 
     def make(root: Path) -> None:
         from pipelines.build import run_build  # Dagster: only when a test needs the build
 
-        run_build(SAMPLE, root / "w.duckdb", root / "reports", emit=lambda _: None)
+        lines: list[str] = []
+        run_build(SAMPLE, root / "w.duckdb", root / "reports", emit=lines.append)
+        (root / "build.txt").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
 
     return shared_folder(tmp_path_factory, "sample-site", make)
 

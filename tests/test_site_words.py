@@ -1,0 +1,190 @@
+"""The generated site as a reader meets it (issue 27, items 1, 2 and 4): every link of every
+page leads somewhere (the file on disk, and the `#id` of a fragment in it), the home page
+reaches the circuits, and no page nor PDF shows a repository path (`docs/…`, `data/…`,
+a `.csv` or `.md` file) or an English step name; the build's progress lines are French
+too. All on the shared sample build."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+# What a committee must never read: the repository's paths and files, and the names the
+# code gives its steps and checks (issue 27, item 4).
+REPOSITORY_WORDS = re.compile(
+    r"\bdocs/|\bdata/|[\w)]\.csv\b|[\w)]\.md\b|\bsrc/|\bpipelines/|\btransforms/"
+    r"|§\s*\d+(?!\w)"
+)
+ENGLISH_WORDS = re.compile(
+    r"\b(data quality notes|mort subite challenge|national classification|paca circuit"
+    r"|round robin finals|circuit reports|every participant placed|one row per licensee"
+    r"|add up|follow the pairing table|what-if)\b",
+    re.IGNORECASE,
+)
+
+
+class _Links(HTMLParser):
+    """The links (href, src) and the ids of one page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+        self._in_script = False
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in ("href", "src"):
+                self.links.append(value)
+            elif name in ("id", "name") and (name == "id" or tag == "a"):
+                self.ids.add(value)
+        self._in_script = tag in ("script", "style")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if not self._in_script:
+            self.text.append(data)
+
+
+@cache
+def _parsed(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser
+
+
+def _pages(reports: Path) -> list[Path]:
+    return sorted(reports.rglob("*.html"))
+
+
+def dead_links(reports: Path) -> Iterator[str]:
+    """« page → link (why) » for every href/src of the site's pages that leads nowhere:
+    a file missing on disk, outside the site, or a fragment naming no id of its page."""
+    root = reports.resolve()
+    for page in _pages(reports):
+        for raw in _parsed(page).links:
+            url = urlsplit(raw)
+            if url.scheme or url.netloc or raw.startswith("//"):
+                if url.scheme in ("http", "https", "data", "mailto", "javascript", "blob"):
+                    continue
+                yield f"{page.relative_to(reports)} → {raw} (adresse inattendue)"
+                continue
+            target = (page.parent / unquote(url.path)).resolve() if url.path else page.resolve()
+            if not target.is_relative_to(root):
+                yield f"{page.relative_to(reports)} → {raw} (hors du site)"
+            elif target.is_dir():
+                yield f"{page.relative_to(reports)} → {raw} (un dossier)"
+            elif not target.is_file():
+                yield f"{page.relative_to(reports)} → {raw} (fichier absent)"
+            elif (
+                url.fragment
+                and target.suffix == ".html"
+                and unquote(url.fragment) not in _parsed(target).ids
+            ):
+                yield f"{page.relative_to(reports)} → {raw} (ancre absente)"
+
+
+def test_every_link_of_the_site_leads_somewhere(sample_site: Path) -> None:
+    reports = sample_site / "reports"
+    pages = _pages(reports)
+    assert len(pages) > 100  # the player pages are there
+    dead = list(dead_links(reports))
+    assert dead == [], f"{len(dead)} liens morts, dont :\n" + "\n".join(dead[:30])
+
+
+def test_the_home_page_links_every_circuit_year(sample_site: Path) -> None:
+    reports = sample_site / "reports"
+    years = sorted(p.parent.name for p in (reports / "circuits").glob("*/index.html"))
+    assert years, "the sample has circuits"
+    links = set(_parsed(reports / "index.html").links)
+    assert {f"circuits/{y}/index.html" for y in years} <= links
+    # and each year's page reaches its circuits' pages
+    for year in years:
+        pages = {p.name for p in (reports / "circuits" / year).glob("*.html")} - {"index.html"}
+        assert pages <= set(_parsed(reports / "circuits" / year / "index.html").links)
+
+
+def _readable_text(page: Path) -> str:
+    """What a reader sees of a page: its text, one line per text node (a phrase never runs
+    from a heading into the paragraph below it)."""
+    return "\n".join(_parsed(page).text)
+
+
+def _offenders(texts: dict[str, str], pattern: re.Pattern[str]) -> list[str]:
+    found = []
+    for name, body in texts.items():
+        for match in pattern.finditer(body):
+            start = max(match.start() - 60, 0)
+            context = body[start : match.end() + 40].replace("\n", " ")
+            found.append(f"{name} : « {match.group(0)} » dans « …{context}… »")
+    return found
+
+
+def test_no_page_shows_a_repository_path_or_an_english_word(sample_site: Path) -> None:
+    reports = sample_site / "reports"
+    texts = {str(p.relative_to(reports)): _readable_text(p) for p in _pages(reports)}
+    found = _offenders(texts, REPOSITORY_WORDS) + _offenders(texts, ENGLISH_WORDS)
+    assert found == [], f"{len(found)} occurrences, dont :\n" + "\n".join(found[:30])
+
+
+def test_no_pdf_shows_a_repository_path_or_an_english_word(sample_site: Path) -> None:
+    reports = sample_site / "reports"
+    pdfs = sorted(reports.rglob("*.pdf"))
+    if not pdfs:
+        pytest.fail("the sample build printed no PDF")
+    texts = {
+        str(p.relative_to(reports)): subprocess.run(
+            ["pdftotext", "-layout", str(p), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        for p in pdfs
+    }
+    found = _offenders(texts, REPOSITORY_WORDS) + _offenders(texts, ENGLISH_WORDS)
+    assert found == [], f"{len(found)} occurrences, dont :\n" + "\n".join(found[:30])
+
+
+def test_every_step_and_check_has_a_french_label() -> None:
+    from pipelines.build import CHECK_LABELS, STEP_LABELS, step_label
+    from pipelines.definitions import defs
+
+    steps = {node.name for job in defs.resolve_all_job_defs() for node in job.nodes}
+    checks = {key.name for key in defs.resolve_asset_graph().asset_check_keys}
+    assert checks - set(CHECK_LABELS) == set()
+    unnamed = {s for s in steps if s not in STEP_LABELS and not step_label(s).startswith("contr")}
+    assert unnamed == set()
+    assert step_label("cote_history_cote_history_adds_up") == (
+        "contrôle « cote avant + PE + B + PJ = cote après »"
+    )
+
+
+def test_the_build_prints_french_lines(sample_site: Path) -> None:
+    from pipelines.build import STEP_LABELS
+
+    lines = (sample_site / "build.txt").read_text(encoding="utf-8").splitlines()
+    steps = [line for line in lines if line.startswith("  ✓ ")]
+    checks = [line for line in lines if line.startswith("      ✓ contrôle « ")]
+    assert len(checks) > 10
+    english = [line for line in lines if ENGLISH_WORDS.search(line)]
+    assert english + [line for line in steps + checks if "_" in line] == []
+    # a label is printed as written (no « plotly,js »), then its time with a decimal comma
+    shown = {re.sub(r" \(\d+,\d s\)$", "", line[4:]) for line in steps}
+    assert "bibliothèque des graphiques" in shown
+    assert shown - set(STEP_LABELS.values()) == {"PDF imprimés : 11 / 11"}
+    # the PDF counter ends with every report printed
+    pdfs = sorted((sample_site / "reports").rglob("*.pdf"))
+    assert len(pdfs) == 11
+    printed = next(i for i, line in enumerate(lines) if line.startswith("  ✓ PDF imprimés : "))
+    assert all(i < printed for i, line in enumerate(lines) if "… PDF :" in line)
