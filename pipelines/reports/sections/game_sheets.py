@@ -81,9 +81,11 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         Html(
             "<p>Chaque feuille de partie (la partie maîtresse d'une manche de duplicate : le "
             "top joué à chaque coup) est rejouée coup par coup sur une grille : placement, "
-            "tirage et score de chaque coup sont vérifiés, puis la somme des tops calculés "
-            "est comparée au top total des résultats du tournoi. La validité des mots "
-            "(dictionnaire) n'est pas vérifiée.</p>"
+            "tirage et score de chaque coup sont vérifiés, ainsi que les règles du duplicate "
+            "de la FISF (règlement de 2023 : premier coup horizontal, validité des tirages, "
+            "fin de partie), puis la somme des tops calculés est comparée au top total des "
+            "résultats du tournoi. La validité des mots (dictionnaire) n'est pas "
+            "vérifiée.</p>"
         ),
         definition_list(
             {
