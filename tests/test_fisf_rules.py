@@ -13,7 +13,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+import yaml
 
+from pipelines.reference.files import ReferenceDataError
 from pipelines.reference.scoring import load_scoring_params
 from transforms.scoring import (
     STATUS_ILLEGAL,
@@ -275,3 +277,26 @@ def test_a_rack_without_a_move_number_is_not_judged() -> None:
     assert draw_problem(None, 1, Counter(PARAMS.tiles), PARAMS) is None
     assert draw_problem("AB3", 1, Counter(PARAMS.tiles), PARAMS) is None  # unreadable
     assert _moves([("T", 1, 1, None, "HAIE", "H8", None)])[0][0] == STATUS_SCORE_MISSING
+
+
+def _reference(tmp_path: Path, **changes: object) -> Path:
+    data = yaml.safe_load((REFERENCE / "scoring.yaml").read_text(encoding="utf-8"))
+    data.update(changes)
+    (tmp_path / "scoring.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    return tmp_path
+
+
+def test_the_fisf_parameters_are_checked_when_loaded(tmp_path: Path) -> None:
+    tiles = {**PARAMS.tiles}
+    del tiles["W"]
+    with pytest.raises(ReferenceDataError, match=r"scoring\.yaml: tiles: no count for W"):
+        load_scoring_params(_reference(tmp_path, tiles=tiles))
+    with pytest.raises(ReferenceDataError, match="tiles: 1 is not a letter nor \\?"):
+        load_scoring_params(_reference(tmp_path, tiles={**PARAMS.tiles, "1": 2}))
+    rule = {"vowels": "AEIOUY", "either": "Y?", "early_moves": 15, "early_minimum": 2}
+    with pytest.raises(ReferenceDataError, match="draw_rule: vowels must be letters"):
+        load_scoring_params(_reference(tmp_path, draw_rule={**rule, "minimum": 1}))
+    with pytest.raises(ReferenceDataError, match="missing key 'minimum'"):
+        load_scoring_params(_reference(tmp_path, draw_rule={**rule, "vowels": "AEIOU"}))
+    with pytest.raises(ReferenceDataError, match="variant_rack_sizes must be a list"):
+        load_scoring_params(_reference(tmp_path, variant_rack_sizes=8))
