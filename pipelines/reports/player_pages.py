@@ -54,6 +54,13 @@ from transforms.series_labels import SERIES_ORDER, series_level
 SERIES_STEPS = {label: step for step, label in enumerate(SERIES_ORDER)}
 
 
+def _rows(split: Mapping[str, pl.DataFrame], pid: str) -> list[dict[str, Any]]:
+    """The player's rows of a table split by player, as Python rows (none: empty). A page
+    reads its rows in Python: a Polars call per player and table cost more than the page."""
+    frame = split.get(pid)
+    return [] if frame is None else frame.rows(named=True)
+
+
 @dataclass(frozen=True)
 class _PlayerData:
     """Every table the player pages read, split by player once."""
@@ -64,7 +71,7 @@ class _PlayerData:
     cote: Mapping[str, pl.DataFrame]
     elo: Mapping[str, pl.DataFrame]
     results: Mapping[str, pl.DataFrame]
-    duplicate: Mapping[str, pl.DataFrame]
+    duplicate: PlayerRows
     classification: Mapping[str, pl.DataFrame]
     movements: Mapping[str, pl.DataFrame]
     cote_ranking: Mapping[str, pl.DataFrame]
@@ -235,6 +242,11 @@ def _elo_table(history: pl.DataFrame) -> Html:
     )
 
 
+def _by_season(row: Mapping[str, Any]) -> tuple[bool, str]:
+    """Rows in season order, a row without season first (as Polars sorts nulls)."""
+    return (row["season"] is not None, row["season"] or "")
+
+
 def _criterion_value(criterion: str | None, value: float | None) -> str | None:
     if value is None:
         return None
@@ -243,13 +255,12 @@ def _criterion_value(criterion: str | None, value: float | None) -> str | None:
 
 
 def _series_table(pid: str, d: _PlayerData) -> Html | None:
-    classes = d.classification.get(pid)
-    if classes is None:
+    classes = _rows(d.classification, pid)
+    if not classes:
         return None
-    moves = d.movements.get(pid)
-    lookup = {} if moves is None else {r["season"]: r for r in moves.iter_rows(named=True)}
+    lookup = {r["season"]: r for r in _rows(d.movements, pid)}
     rows = []
-    for r in classes.sort("season").iter_rows(named=True):
+    for r in sorted(classes, key=_by_season):
         move = lookup.get(r["season"], {})
         rows.append(
             (
@@ -279,16 +290,11 @@ def _series_table(pid: str, d: _PlayerData) -> Html | None:
 
 
 def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
-    cote = d.cote_ranking.get(pid)
-    elo = d.elo_ranking.get(pid)
-    seasons = sorted(
-        set([] if cote is None else cote["season"].to_list())
-        | set([] if elo is None else elo["season"].to_list())
-    )
+    cote_rows = {r["season"]: r for r in _rows(d.cote_ranking, pid)}
+    elo_rows = {r["season"]: r for r in _rows(d.elo_ranking, pid)}
+    seasons = sorted(set(cote_rows) | set(elo_rows))
     if not seasons:
         return None
-    cote_rows = {} if cote is None else {r["season"]: r for r in cote.iter_rows(named=True)}
-    elo_rows = {} if elo is None else {r["season"]: r for r in elo.iter_rows(named=True)}
     rows = []
     for s in seasons:
         c, e = cote_rows.get(s), elo_rows.get(s)
@@ -310,8 +316,8 @@ def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
 
 
 def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
-    results = d.results.get(pid)
-    if results is None:
+    results = _rows(d.results, pid)
+    if not results:
         return None
     rows = [
         (
@@ -324,7 +330,7 @@ def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
             series_label(_level(r["series"])) if _level(r["series"]) else r["series"],
             fmt_number(r["score"]) if r["score"] is not None else None,
         )
-        for r in results.iter_rows(named=True)
+        for r in results
     ]
     return table(
         ["Date", "Tournoi", "Ville", "Discipline", "Saison", "Rang", "Série", "Score"],
@@ -335,8 +341,8 @@ def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
 
 def _listed_table(pid: str, d: _PlayerData) -> Html | None:
     """The player's rows of the federations' rating lists (their listed values)."""
-    listed = d.listed.get(pid)
-    if listed is None:
+    listed = _rows(d.listed, pid)
+    if not listed:
         return None
     rows = [
         (
@@ -347,7 +353,7 @@ def _listed_table(pid: str, d: _PlayerData) -> Html | None:
             series_long(_level(r["series"])) if r["series"] else None,
             r["source_file"],
         )
-        for r in listed.iter_rows(named=True)
+        for r in listed
     ]
     return table(
         ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série", "Fichier"],
@@ -375,39 +381,39 @@ def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
     up to the season's end) and the one computed here for it (the previous season's
     classification)."""
     computed: dict[str, str] = {}
-    classes = d.classification.get(pid)
-    if classes is not None:
-        for r in classes.iter_rows(named=True):
-            computed[next_season(r["season"])] = "SS" if r["super_serie"] else r["series"]
+    for r in _rows(d.classification, pid):
+        computed[next_season(r["season"])] = "SS" if r["super_serie"] else r["series"]
     written: dict[str, tuple[str, str]] = {}
-    results = d.results.get(pid)
-    if results is not None:
-        duplicate = results.filter(pl.col("discipline") == "duplicate")
-        for r in duplicate.iter_rows(named=True):
+    results = _rows(d.results, pid)
+    for r in results:
+        if r["discipline"] == "duplicate":
             level = _level(r["series"])
             if level is not None and r["season"]:
                 name = r["tournament_name"] or r["tournament_id"]
                 when = fmt_date(r["end_date"])
                 written[r["season"]] = (level, f"résultats de « {name} » ({when})")
     published: dict[str, tuple[str, str]] = {}
-    comparison = d.published.get(pid)
-    if comparison is not None:
-        for r in comparison.iter_rows(named=True):
-            level = _level(r["published_series"])
-            if level is not None:
-                published[r["season"]] = (level, f"classement FFSc du {fmt_date(r['as_of'])}")
-    lists = d.listed.get(pid)
-    seasons = sorted(
-        set(computed) | set(written) | set(published) | _played_seasons(pid, d, "duplicate")
-    )
+    for r in _rows(d.published, pid):
+        level = _level(r["published_series"])
+        if level is not None:
+            published[r["season"]] = (level, f"classement FFSc du {fmt_date(r['as_of'])}")
+    lists = _rows(d.listed, pid)
+    played = {
+        r["season"] for r in results if r["discipline"] == "duplicate" and r["season"] is not None
+    }
+    seasons = sorted(set(computed) | set(written) | set(published) | played)
     rows: list[_SeriesRow] = []
     for season in seasons:
         official = written.get(season) or published.get(season)
-        if official is None and lists is not None:
+        if official is None and lists:
             end = d.season_end(season)
-            before = lists.filter(pl.col("as_of") <= end).drop_nulls("series")
-            if before.height:
-                last = before.row(-1, named=True)
+            before = [
+                r
+                for r in lists
+                if r["as_of"] is not None and r["as_of"] <= end and r["series"] is not None
+            ]
+            if before:
+                last = before[-1]
                 level = _level(last["series"])
                 if level is not None:
                     official = (level, f"liste de classement du {fmt_date(last['as_of'])}")
@@ -420,13 +426,6 @@ def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
             )
         )
     return rows
-
-
-def _played_seasons(pid: str, d: _PlayerData, discipline: str) -> set[str]:
-    results = d.results.get(pid)
-    if results is None:
-        return set()
-    return set(results.filter(pl.col("discipline") == discipline)["season"].drop_nulls().to_list())
 
 
 def _why(official: str | None, source: str | None, computed: str | None) -> str:
@@ -521,16 +520,14 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
 def _event_scores_tables(pid: str, d: _PlayerData) -> Html | None:
     """Per season, each duplicate event's %N1–%N4 and PC, its weight and its share in the
     season's global percentages."""
-    scores = d.duplicate.get(pid)
-    if scores is None:
+    scores = _rows(d.duplicate, pid)
+    if not scores:
         return None
-    standings = d.standings.get(pid)
-    totals = {} if standings is None else {r["season"]: r for r in standings.iter_rows(named=True)}
+    totals = {r["season"]: r for r in _rows(d.standings, pid)}
     parts: list[str] = []
-    for season in sorted(scores["season"].unique().to_list()):
-        rows_of = scores.filter(pl.col("season") == season)
+    for season in sorted({r["season"] for r in scores}):
         keyed = []
-        for r in rows_of.iter_rows(named=True):
+        for r in (r for r in scores if r["season"] == season):
             name, end, weight = d.events.get(r["tournament_id"], (r["tournament_id"], None, 1.0))
             keyed.append((end or dt.date.min, r["tournament_id"], name, end, weight, r))
         keyed.sort(key=lambda k: (k[0], k[1]))
@@ -609,13 +606,12 @@ def render_player(pid: str, d: _PlayerData) -> str:
         "Dernier tournoi": fmt_date(info["last_tournament_date"]),
         "Tournois": fmt_number(info["tournaments"]),
     }
-    results = d.results.get(pid)
-    seasons = set() if results is None else set(results["season"].drop_nulls().to_list())
+    seasons = {r["season"] for r in _rows(d.results, pid) if r["season"] is not None}
     rejected = [r for r in d.rejected if r.season is None or r.season in seasons]
     # the page's as-of date is the player's own latest data: a page another player's
     # tournament does not change is not rendered again (`page_digests`)
-    listed = d.listed.get(pid)
-    own_dates = [info["last_tournament_date"], *([] if listed is None else listed["as_of"])]
+    listed = _rows(d.listed, pid)
+    own_dates = [info["last_tournament_date"], *(r["as_of"] for r in listed)]
     as_of = max((x for x in own_dates if x is not None), default=None)
     parts: list[str] = [
         f'<nav class="breadcrumb no-print">{link("../index.html", "← Accueil")}</nav>',
@@ -743,14 +739,14 @@ def page_digests(d: _PlayerData, code: str) -> dict[str, str]:
 
 def _event_rows(d: _PlayerData) -> PlayerRows:
     """Each player's duplicate events with the name, date and weight the page shows."""
-    if not d.duplicate:
-        return PlayerRows({}, {})
+    if d.duplicate.frame is None:
+        return PlayerRows(None, {}, {})
     events = pl.DataFrame(
         [(tid, *values) for tid, values in sorted(d.events.items())],
         schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
         orient="row",
     )
-    rows = pl.concat([f.select("player_id", "tournament_id") for f in d.duplicate.values()])
+    rows = d.duplicate.frame.select("player_id", "tournament_id")
     return by_player(rows.join(events, on="tournament_id", how="left"))
 
 

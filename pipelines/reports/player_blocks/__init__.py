@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -36,20 +36,44 @@ class PlayerBlock:
     render: Callable[[str, Any], Html | None]
 
 
-class PlayerRows(dict[str, pl.DataFrame]):
+class PlayerRows(Mapping[str, pl.DataFrame]):
     """A frame split by `player_id`, with a digest of each player's rows (`digests`): the
-    player pages tell from it which pages changed without rendering them."""
+    player pages tell from it which pages changed without rendering them.
 
-    def __init__(self, parts: Mapping[str, pl.DataFrame], digests: Mapping[str, int]) -> None:
-        super().__init__(parts)
+    The rows are kept as one frame grouped by player (`frame`); a player's rows are a
+    slice of it, taken when asked (no frame per player is built ahead: at 20,000 players
+    a table split in advance was hundreds of thousands of small frames)."""
+
+    def __init__(
+        self,
+        frame: pl.DataFrame | None,
+        spans: Mapping[str, tuple[int, int]],
+        digests: Mapping[str, int],
+    ) -> None:
+        self.frame = frame
+        self._spans: dict[str, tuple[int, int]] = dict(spans)
         self.digests: dict[str, int] = dict(digests)
+
+    def __getitem__(self, player_id: str) -> pl.DataFrame:
+        start, length = self._spans[player_id]
+        assert self.frame is not None
+        return self.frame.slice(start, length)
+
+    def __contains__(self, player_id: object) -> bool:
+        return player_id in self._spans
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
 
 
 def by_player(frame: pl.DataFrame) -> PlayerRows:
     """A frame split by `player_id` (the player's rows in their order), with each
     player's digest: a hash of their rows, columns and order included."""
     if frame.height == 0:
-        return PlayerRows({}, {})
+        return PlayerRows(None, {}, {})
     digests = (
         frame.select(
             "player_id",
@@ -61,8 +85,17 @@ def by_player(frame: pl.DataFrame) -> PlayerRows:
     )
     columns = ",".join(f"{n}:{d}" for n, d in frame.schema.items())
     salt = hash_text(columns)
+    # the players in order of first appearance, each one's rows in their order
+    grouped = frame.sort("player_id", maintain_order=True, nulls_last=True)
+    counts = grouped.group_by("player_id", maintain_order=True).len()
+    spans: dict[str, tuple[int, int]] = {}
+    start = 0
+    for pid, length in counts.iter_rows():
+        spans[pid] = (start, length)
+        start += length
     return PlayerRows(
-        {k[0]: v for k, v in frame.partition_by("player_id", as_dict=True).items()},
+        grouped,
+        spans,
         {pid: (h ^ salt) for pid, h in digests.iter_rows()},
     )
 

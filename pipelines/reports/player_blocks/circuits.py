@@ -9,7 +9,7 @@ import polars as pl
 
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_date, fmt_number, link, table
-from pipelines.reports.player_blocks import PlayerBlock, by_player
+from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player
 from transforms.round_robin.standings import TIEBREAK_LABELS
 
 # From a player page (`joueurs/`) to the circuit pages.
@@ -19,9 +19,9 @@ CIRCUITS_PREFIX = "../circuits/"
 @dataclass(frozen=True)
 class _Loaded:
     circuit_names: dict[str, str]
-    points: dict[str, pl.DataFrame]
-    rankings: dict[str, pl.DataFrame]
-    finals: dict[str, pl.DataFrame]
+    points: PlayerRows
+    rankings: PlayerRows
+    finals: PlayerRows
 
 
 def _page(year: int, circuit: str, label: str) -> Html:

@@ -9,7 +9,7 @@ import polars as pl
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_date, fmt_number, link, table, tag
 from pipelines.reports.labels import series_label
-from pipelines.reports.player_blocks import PlayerBlock, by_player
+from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player
 
 TROPHIES = {
     "series 1-3": "Trophée des séries 1 à 3",
@@ -29,7 +29,7 @@ def _season_link(season: str | None) -> Html:
     return link(f"../{season}/index.html", season) if season else Html("—")
 
 
-def load(data: ReportData) -> tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]:
+def load(data: ReportData) -> tuple[PlayerRows, PlayerRows]:
     """Each player's rounds (with date, host tournament and number of participants, by
     date) and season standings (by season)."""
     results = data.table("mort_subite_results")
@@ -76,9 +76,7 @@ def _distinction(r: dict[str, Any]) -> str:
     return " ; ".join(parts)
 
 
-def render(
-    player_id: str, loaded: tuple[dict[str, pl.DataFrame], dict[str, pl.DataFrame]]
-) -> Html | None:
+def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows]) -> Html | None:
     rounds, standings = (part.get(player_id) for part in loaded)
     if rounds is None and standings is None:
         return None

@@ -37,7 +37,7 @@ def render(player_id: str, loaded: dict[str, Any]) -> Html | None:
             national_value(r["rule"], r["value"]),
             r["reason"],
         )
-        for r in rows.sort("season").iter_rows(named=True)
+        for r in rows.rows(named=True)  # in season order (`load`)
     ]
     return table(
         ["Saison", "Fédération", "Série nationale", "Sous-série", "Règle", "Valeur", "Raison"],
