@@ -1,4 +1,5 @@
-"""`classement score --sheet FILE [--game N]`: replay a game sheet and print every move.
+"""`classement score SHEET [--game N]` (or `--sheet SHEET`): replay a game sheet and print
+every move.
 
 The file is read like an export of the raw folder (CSV or XLSX, the `game_sheet` kind of
 docs/exports.md) and checked like one, so that a file the build would reject stops here
@@ -49,9 +50,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "when every move scores as stated, 1 when some differ or are irregular, 2 when the "
         "file cannot be read.",
     )
-    parser.add_argument("--sheet", type=Path, required=True, help="the game sheet (CSV, XLSX)")
+    parser.add_argument(
+        "sheet", type=Path, nargs="?", default=None, help="the game sheet (CSV, XLSX)"
+    )
+    parser.add_argument(
+        "--sheet",
+        type=Path,
+        dest="sheet_option",
+        default=None,
+        metavar="SHEET",
+        help="the game sheet, as an option (same as the positional SHEET)",
+    )
     parser.add_argument("--game", type=int, default=None, help="replay only this game (manche)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, parser=parser)
+
+
+def sheet_argument(args: argparse.Namespace) -> Path:
+    """The sheet named positionally or by --sheet; a usage error (exit 2) when neither or
+    two different ones are given."""
+    given = [p for p in (args.sheet, args.sheet_option) if p is not None]
+    if not given:
+        args.parser.error("indiquez la feuille de partie : classement score FEUILLE")
+    if len(given) == 2 and given[0] != given[1]:
+        args.parser.error(f"deux feuilles indiquées ({given[0]} et {given[1]}) : une seule")
+    return given[0]
 
 
 class SheetError(Exception):
@@ -130,6 +152,7 @@ def _summary(replays: list[GameReplay]) -> tuple[str, bool]:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.sheet = sheet_argument(args)
     try:
         typed = read_sheet(args.sheet)
     except SheetError as err:
