@@ -417,6 +417,29 @@ def test_score_exit_1_when_a_move_differs_or_is_illegal(
     assert "1 conforme(s)" not in out and "1 sans score indiqué" in out
 
 
+def test_score_refuses_a_variant_game_and_reports_the_fisf_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "feuille.csv"
+    sheet.write_text(f"{HEADER}\nT,1,1,AEHNTZSE,HANTEZ,H7,56\n", "utf-8")
+    status, out, err = _score(["--sheet", str(sheet)], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"erreur : {sheet}, ligne 2, colonne « rack » : le tirage AEHNTZSE compte 8 lettres : "
+        "c'est une partie à 8 lettres, formule originale de la FISF (« 7 sur 8 », « 7 et 8 », "
+        "« 7, 8 et 9 », règlement du duplicate §3.8.2) dont les primes diffèrent ; ces "
+        "parties ne sont pas prises en charge, la feuille est refusée plutôt que calculée "
+        "avec une mauvaise prime\n"
+    )
+    sheet.write_text(f"{HEADER}\nT,1,1,AEHNTZS,HANTEZ,8G,56\n", "utf-8")
+    status, out, _ = _score(["--sheet", str(sheet)], capsys)
+    assert status == 1
+    assert (
+        "   ! premier coup vertical (8G) : au premier coup, le mot est impérativement placé "
+        "horizontalement (FISF §3.4)\n"
+    ) in out
+
+
 def test_score_exit_2_on_an_unreadable_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
