@@ -8,14 +8,18 @@ import pkgutil
 import sys
 
 import classement.commands
+from classement.french_argparse import FrenchParser, install
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    install()  # argparse's own words in French, before any parser is built
+    parser = FrenchParser(
         prog="classement",
-        description="Ratings and classifications of the francophone Scrabble federations.",
+        description="Cotes et classements des fédérations francophones de Scrabble.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMANDE", title="commandes "
+    )
     for info in sorted(pkgutil.iter_modules(classement.commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"classement.commands.{info.name}")
         module.add_parser(sub)

@@ -247,15 +247,18 @@ def test_rankings_and_bars(warehouse: Path) -> None:
 def test_cli_cote_explain(warehouse: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cote", "explain", "L", "--warehouse", str(warehouse)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Cote de Léa Lefèvre (L) — 2 tournois"
+    # the name as the reports write it, French dates and numbers (issue 27, item 4)
+    assert lines[0] == "Cote de Lefèvre Léa (L) — 2 tournois"
     assert lines[1] == (
-        "2018-10-02  Open de Nîmes (T1)  cote 1900  place 2/4  PE +3  B +50  PJ +67  → 2020"
+        "02/10/2018  Open de Nîmes (T1)  cote 1\u202f900  place 2/4  PE +3  B +50  PJ +67  "
+        "→ 2\u202f020"
     )
     assert lines[2] == (
-        "2018-11-02  Open de Vichy (T2)  cote 2020  place 2/3  PE +2  B +50  PJ -39  → 2033"
+        "02/11/2018  Open de Vichy (T2)  cote 2\u202f020  place 2/3  PE +2  B +50  PJ −39  "
+        "→ 2\u202f033"
     )
     assert main(["cote", "explain", "N", "--warehouse", str(warehouse)]) == 0
-    assert "PJ +533→+300  → 1904" in capsys.readouterr().out
+    assert "PJ +533→+300  → 1\u202f904" in capsys.readouterr().out
 
 
 def test_cli_cote_explain_errors(

@@ -84,11 +84,16 @@ def test_cli_elo_text(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["elo", "--rating", "1500", "--opponent", "1700", "--result", "win", "--k", "20"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "Score attendu : 0.24" in out
-    assert "Probabilité de gain" in out and "24.0 %" in out
-    assert "+15.2" in out
+    # the calculator's example, in French numbers (issue 27, item 4)
+    assert "Classement : 1\u202f500   adversaire : 1\u202f700   écart : −200\n" in out
+    assert "Score attendu : 0,24 (0,2403)\n" in out
+    assert "Probabilité de gain" in out and " : 24,0 %\n" in out
+    assert "variation : +15,2   nouveau classement : 1\u202f515,2\n" in out
+    assert "." not in out.replace("data/reference/elo.yaml", "")
     assert main([*args[:-3], "loss", "--k", "20"]) == 0
-    assert "-4.8" in capsys.readouterr().out
+    assert "Résultat : défaite (S = 0)   variation : −4,8" in capsys.readouterr().out
+    assert main([*args[:-3], "nulle", "--k", "20"]) == 0  # the French word, as printed
+    assert "Résultat : nulle (S = 0,5)   variation : +5,2" in capsys.readouterr().out
 
 
 def test_cli_elo_json_is_exact(capsys: pytest.CaptureFixture[str]) -> None:

@@ -203,7 +203,7 @@ def test_cote_explain_explains_a_duplicate_only_player(raw: Path, tmp_path: Path
     assert main(["cote", "explain", "104", "--warehouse", warehouse]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
-        "Zoé Gérard (104) : aucun tournoi classique coté, donc aucune cote calculée ici."
+        "Gérard Zoé (104) : aucun tournoi classique coté, donc aucune cote calculée ici."
     )
     assert "  tournois duplicate : 1" in lines
     assert any(line.startswith("  duplicate, fin de saison 2023-2024 : série ") for line in lines)

@@ -12,53 +12,111 @@ import polars as pl
 
 from pipelines.paths import DEFAULT_WAREHOUSE, REFERENCE_DIR
 from pipelines.reference.classique import load_elo_params, load_elo_presets
+from pipelines.reports.html import fmt_date, fmt_number
 from pipelines.warehouse import Warehouse
 from transforms.elo import EloCurve, curve_for, elo_change
 
 CRITERIA = {"pct_n1": "%N1", "pct_n2": "%N2", "pct_n3": "%N3", "pct_n4": "%N4", "pc": "PC"}
 RESULT_LABELS = {"win": "victoire", "draw": "nulle", "loss": "défaite"}
 RESULT_SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+RESULT_WORDS = {label: result for result, label in RESULT_LABELS.items()}
+
+
+def _result(text: str) -> str:
+    """`--result`: victoire, nulle, défaite (or win, draw, loss); refused in French."""
+    word = text.strip().lower()
+    result = RESULT_WORDS.get(word, word)
+    if result not in RESULT_SCORES:
+        raise argparse.ArgumentTypeError(f"« {text} » : victoire, nulle ou défaite attendu")
+    return result
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     elo_p = subparsers.add_parser(
         "elo",
-        help="Elo calculator: expected score and rating change of one game",
-        description="Expected score, win-probability framing and Elo change of one game "
-        "(docs/rules.md §2). Defaults come from data/reference/elo.yaml.",
+        help="calculateur Elo : score attendu et variation du classement après une partie",
+        description="Score attendu, probabilité de gain et variation Elo d'une partie "
+        "(docs/rules.md §2). Les valeurs par défaut sont celles de data/reference/elo.yaml.",
     )
-    elo_p.add_argument("--rating", type=float, required=True, help="your rating")
-    elo_p.add_argument("--opponent", type=float, required=True, help="the opponent's rating")
-    elo_p.add_argument("--result", choices=list(RESULT_SCORES), required=True)
-    elo_p.add_argument("--k", type=float, default=None, help="K factor (default: elo.yaml)")
-    elo_p.add_argument("--curve", choices=["base10", "logistic"], default=None)
+    elo_p.add_argument(
+        "--rating", type=float, required=True, metavar="ELO", help="votre classement"
+    )
+    elo_p.add_argument(
+        "--opponent", type=float, required=True, metavar="ELO", help="celui de l'adversaire"
+    )
+    elo_p.add_argument(
+        "--result",
+        type=_result,
+        required=True,
+        metavar="{victoire,nulle,défaite}",
+        help="le résultat de la partie (win, draw, loss acceptés aussi)",
+    )
+    elo_p.add_argument(
+        "--k", type=float, default=None, metavar="K", help="facteur K (par défaut : elo.yaml)"
+    )
+    elo_p.add_argument(
+        "--curve",
+        choices=["base10", "logistic"],
+        default=None,
+        help="la courbe du score attendu : base 10 (FIDE) ou logistique",
+    )
     elo_p.add_argument(
         "--scale",
         type=float,
         default=None,
-        help="curve scale (default: that of the first elo.yaml preset using the curve)",
+        metavar="ÉCHELLE",
+        help="échelle de la courbe (par défaut : celle du premier préréglage de elo.yaml "
+        "qui utilise cette courbe)",
     )
     elo_p.add_argument(
-        "--cap", type=float, default=None, help="count a larger difference as this (FIDE: 400)"
+        "--cap",
+        type=float,
+        default=None,
+        metavar="ÉCART",
+        help="compter un écart plus grand comme celui-ci (FIDE : 400)",
     )
-    elo_p.add_argument("--json", action="store_true", help="print exact values as JSON")
+    elo_p.add_argument("--json", action="store_true", help="écrire les valeurs exactes en JSON")
     elo_p.set_defaults(func=run_elo)
 
-    cote_p = subparsers.add_parser("cote", help="The classique cote (docs/rules.md §1)")
-    cote_sub = cote_p.add_subparsers(dest="cote_command", required=True, metavar="ACTION")
+    cote_p = subparsers.add_parser(
+        "cote",
+        help="la cote classique : son historique expliqué",
+        description="La cote classique d'un joueur (docs/rules.md §1).",
+    )
+    cote_sub = cote_p.add_subparsers(
+        dest="cote_command", required=True, metavar="ACTION", title="actions "
+    )
     explain = cote_sub.add_parser(
         "explain",
-        help="print a player's cote history, tournament by tournament",
-        description="Each classique tournament of the player: date, tournament, cote before, "
-        "rank/N, PE, B, PJ raw→clamped, cote after.",
+        help="l'historique de la cote d'un joueur, tournoi par tournoi",
+        description="Chaque tournoi classique du joueur : date, tournoi, cote avant, "
+        "place/N, PE, B, PJ brut→borné, cote après.",
     )
-    explain.add_argument("player_id")
-    explain.add_argument("--warehouse", type=Path, default=DEFAULT_WAREHOUSE)
+    explain.add_argument("player_id", metavar="LICENCE", help="la licence du joueur")
+    explain.add_argument(
+        "--warehouse",
+        type=Path,
+        default=DEFAULT_WAREHOUSE,
+        metavar="FICHIER",
+        help=f"l'entrepôt DuckDB (par défaut : {DEFAULT_WAREHOUSE.name} du dossier data/)",
+    )
     explain.set_defaults(func=run_cote_explain)
 
 
+def _change(value: int) -> str:
+    """`+3`, `−39`, `+0`: a cote's change (PE, B, PJ), always signed."""
+    return "+" + fmt_number(value) if value >= 0 else fmt_number(value)
+
+
+def _plain(value: float) -> str:
+    """A number as given, in French: `1 500`, `1 512,5`, `0,25` (no trailing zeros)."""
+    text = fmt_number(value, 6)
+    return text.rstrip("0").rstrip(",") if "," in text else text
+
+
 def _signed(x: float) -> str:
-    return f"{x:+.1f}"
+    """`+15,2`, `−4,8`: a change, one decimal, always signed."""
+    return "+" + fmt_number(x, 1) if round(x, 1) >= 0 else fmt_number(x, 1)
 
 
 def run_elo(args: argparse.Namespace) -> int:
@@ -95,13 +153,20 @@ def run_elo(args: argparse.Namespace) -> int:
         )
         return 0
     diff = args.rating - args.opponent
-    print(f"Classement : {args.rating:g}   adversaire : {args.opponent:g}   écart : {diff:+g}")
-    print(f"Courbe : {curve.kind}, échelle {curve.scale:g}   K = {k:g}")
-    print(f"Score attendu : {expected:.2f} ({expected:.4f})")
-    print(f"Probabilité de gain (score attendu, une nulle valant ½) : {100 * expected:.1f} %")
+    gap = ("+" if diff > 0 else "") + _plain(diff)
+    curve_name = "base 10" if curve.kind == "base10" else "logistique"
     print(
-        f"Résultat : {RESULT_LABELS[args.result]} (S = {RESULT_SCORES[args.result]:g})   "
-        f"variation : {_signed(delta)}   nouveau classement : {args.rating + delta:.1f}"
+        f"Classement : {_plain(args.rating)}   adversaire : {_plain(args.opponent)}   écart : {gap}"
+    )
+    print(f"Courbe : {curve_name}, échelle {_plain(curve.scale)}   K = {_plain(k)}")
+    print(f"Score attendu : {fmt_number(expected, 2)} ({fmt_number(expected, 4)})")
+    print(
+        "Probabilité de gain (score attendu, une nulle valant ½) : "
+        f"{fmt_number(100 * expected, 1)} %"
+    )
+    print(
+        f"Résultat : {RESULT_LABELS[args.result]} (S = {_plain(RESULT_SCORES[args.result])})   "
+        f"variation : {_signed(delta)}   nouveau classement : {fmt_number(args.rating + delta, 1)}"
     )
     return 0
 
@@ -150,11 +215,15 @@ def run_cote_explain(args: argparse.Namespace) -> int:
     print(f"Cote de {_player_label(wh, tables, args.player_id)} — {counted}")
     for r in rows.iter_rows(named=True):
         name = r["tournament_name"] or r["tournament_id"]
-        pj = f"{r['pj_raw']:+d}" if r["pj_raw"] == r["pj"] else f"{r['pj_raw']:+d}→{r['pj']:+d}"
+        pj = _change(r["pj_raw"])
+        if r["pj_raw"] != r["pj"]:
+            pj += f"→{_change(r['pj'])}"
+        when = fmt_date(r["end_date"]) if r["end_date"] is not None else "?"
         print(
-            f"{r['end_date'] or '?'}  {name} ({r['tournament_id']})  "
-            f"cote {r['cote_before']}  place {r['rank']}/{r['n']}  "
-            f"PE {r['pe']:+d}  B {r['bonus']:+d}  PJ {pj}  → {r['cote_after']}"
+            f"{when}  {name} ({r['tournament_id']})  "
+            f"cote {fmt_number(r['cote_before'])}  place {r['rank']}/{r['n']}  "
+            f"PE {_change(r['pe'])}  B {_change(r['bonus'])}  PJ {pj}  "
+            f"→ {fmt_number(r['cote_after'])}"
         )
     return 0
 
@@ -187,9 +256,11 @@ def _explain_without_cote(wh: Warehouse, tables: list[str], player_id: str) -> i
             [player_id],
         )
         for as_of, cote, series in listed.iter_rows():
-            parts = [f"cote {cote}" if cote is not None else ""]
+            parts = [f"cote {fmt_number(cote)}" if cote is not None else ""]
             parts.append(f"série {series}" if series else "")
-            print(f"  liste de classement du {as_of} : {', '.join(p for p in parts if p)}")
+            print(
+                f"  liste de classement du {fmt_date(as_of)} : {', '.join(p for p in parts if p)}"
+            )
     if "series_classification" in tables:
         classes = wh.read(
             "SELECT season, series, super_serie, criterion, value FROM series_classification "
@@ -200,7 +271,7 @@ def _explain_without_cote(wh: Warehouse, tables: list[str], player_id: str) -> i
             held = "super-série" if superserie else f"série {series}"
             name = CRITERIA.get(criterion or "", criterion)
             unit = "" if criterion == "pc" else " %"
-            measure = "" if value is None else f" ({name} {value:.2f}{unit})".replace(".", ",")
+            measure = "" if value is None else f" ({name} {fmt_number(value, 2)}{unit})"
             print(f"  duplicate, fin de saison {season} : {held}{measure}")
     print("  (détail des séries et des %N1–%N4 : la fiche du joueur dans les rapports)")
     return 0
@@ -215,5 +286,5 @@ def _player_label(wh: Warehouse, tables: list[str], player_id: str) -> str:
     if found.height == 0:
         return player_id
     first, last = found.row(0)
-    name = " ".join(x for x in (first, last) if x)
+    name = " ".join(x for x in (last, first) if x)  # « Dufour Hélène », as the reports
     return f"{name} ({player_id})" if name else player_id
