@@ -9,7 +9,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -68,9 +68,9 @@ class _PlayerData:
     players: pl.DataFrame  # the players with a page, in directory order
     player_rows: PlayerRows  # the same, by player
     names: Mapping[str, str]
-    cote: Mapping[str, pl.DataFrame]
-    elo: Mapping[str, pl.DataFrame]
-    results: Mapping[str, pl.DataFrame]
+    cote: PlayerRows
+    elo: PlayerRows
+    results: PlayerRows
     duplicate: PlayerRows
     classification: Mapping[str, pl.DataFrame]
     movements: Mapping[str, pl.DataFrame]
@@ -186,60 +186,160 @@ def _season_link(season: str | None) -> Html:
     return link(f"../{season}/index.html", season) if season else Html("—")
 
 
-def _cote_table(history: pl.DataFrame) -> Html:
-    rows = [
-        (
-            fmt_date(r["end_date"]),
-            r["tournament_name"] or r["tournament_id"],
-            fmt_number(r["cote_before"]),
-            r["initial_place"],
-            f"{r['rank']} / {r['players']}" if r["players"] else r["rank"],
-            fmt_number(r["pe"]),
-            fmt_number(r["bonus"]),
-            _pj(r["pj_raw"], r["pj"]),
-            Html(f"<strong>{esc(fmt_number(r['cote_after']))}</strong>"),
+# A cell of a vectorised table: the columns it reads and the function of their values
+# that gives its content (escaped unless `Html`, « — » for None, as `html.table` does).
+_Cell = tuple[tuple[str, ...], Callable[..., object]]
+
+
+def _strong(text: str) -> Html:
+    return Html(f"<strong>{esc(text)}</strong>")
+
+
+def _rank_of(rank: object, players: object) -> object:
+    return f"{rank} / {players}" if players else rank
+
+
+COTE_CELLS: tuple[_Cell, ...] = (
+    (("end_date",), fmt_date),
+    (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
+    (("cote_before",), fmt_number),
+    (("initial_place",), lambda place: place),
+    (("rank", "players"), _rank_of),
+    (("pe",), fmt_number),
+    (("bonus",), fmt_number),
+    (("pj_raw", "pj"), lambda raw, pj: _pj(raw, pj)),
+    (("cote_after",), lambda after: _strong(fmt_number(after))),
+)
+COTE_TABLE = (
+    [
+        "Date",
+        "Tournoi",
+        "Cote avant",
+        "Place initiale",
+        "Rang",
+        "PE",
+        "B",
+        "PJ brut → PJ",
+        "Cote après",
+    ],
+    (2, 3, 4, 5, 6, 7, 8),
+    "Cote après = cote avant + PE + B + PJ ; PJ brut borné à [PJmin, PJmax].",
+)
+ELO_CELLS: tuple[_Cell, ...] = (
+    (("end_date",), fmt_date),
+    (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
+    (("rating_before",), lambda v: fmt_number(v, 1)),
+    (("k",), fmt_number),
+    (("games",), lambda games: games),
+    (("score",), lambda v: fmt_number(v, 1)),
+    (("expected",), lambda v: fmt_number(v, 2)),
+    (("delta",), lambda v: fmt_signed(v, 1)),
+    (("rating_after",), lambda v: _strong(fmt_number(v, 1))),
+)
+ELO_TABLE = (
+    ["Date", "Tournoi", "Elo avant", "K", "Parties", "Score", "Attendu", "Δ", "Elo après"],
+    (2, 3, 4, 5, 6, 7, 8),
+    "Δ = K × (score − score attendu) ; Elo après = Elo avant + Δ.",
+)
+
+
+def _series_cell(series: str | None) -> object:
+    level = _level(series)
+    return series_label(level) if level else series
+
+
+TOURNAMENT_CELLS: tuple[_Cell, ...] = (
+    (("end_date",), fmt_date),
+    (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
+    (("city",), lambda city: city),
+    (("discipline",), lambda discipline: DISCIPLINES.get(discipline, discipline)),
+    (("season",), lambda season: _season_link(season)),
+    (("rank", "players"), _rank_of),
+    (("series",), _series_cell),
+    (("score",), lambda score: fmt_number(score) if score is not None else None),
+)
+TOURNAMENT_TABLE = (
+    ["Date", "Tournoi", "Ville", "Discipline", "Saison", "Rang", "Série", "Score"],
+    (5, 7),
+    None,
+)
+# an event's cells before its « Part » (which needs the season's divisor) and after it
+EVENT_HEAD_CELLS: tuple[_Cell, ...] = (
+    (("end",), fmt_date),
+    (("name",), lambda name: name),
+    (("series",), series_label),
+    (("place",), fmt_number),
+    (("weight",), lambda weight: fmt_number(weight, 2)),
+)
+EVENT_TAIL_CELLS: tuple[_Cell, ...] = (
+    *((((f"pct_n{x}",), lambda v: fmt_number(v, 2))) for x in (1, 2, 3, 4)),
+    (("pc",), lambda v: fmt_number(v, 2)),
+)
+EVENT_NUMERIC = (3, 4, 5, 6, 7, 8, 9, 10)
+
+
+def _cell_html(value: object, numeric: bool) -> str:
+    content = value if isinstance(value, Html) else esc("—" if value is None else value)
+    return f'<td class="num">{content}</td>' if numeric else f"<td>{content}</td>"
+
+
+def _with_cells(
+    frame: pl.DataFrame, cells: Sequence[_Cell], numeric: Iterable[int], name: str, first: int = 0
+) -> pl.DataFrame:
+    """`frame` with a column `name`: each row's cells (`<td>…</td>`, as `html.table` writes
+    them; `first` the table column of the first). Each cell's function is called once per
+    distinct combination of the columns it reads, not once per row: the pages of every
+    player are built with a few joins rather than a Python call per cell."""
+    right = set(numeric)
+    work = frame.with_row_index("_row")
+    pieces: list[str] = []
+    for i, (inputs, fn) in enumerate(cells):
+        # a float is also keyed by its text: 0.0 and -0.0 are equal keys but not the same cell
+        floats = [c for c in inputs if frame.schema[c].is_float()]
+        keys = [*inputs, *(f"_text_{c}" for c in floats)]
+        texts = [pl.col(c).cast(pl.String).alias(f"_text_{c}") for c in floats]
+        distinct = frame.select(*inputs, *texts).unique(maintain_order=True)
+        numeric_cell = first + i in right
+        values = [_cell_html(fn(*row[: len(inputs)]), numeric_cell) for row in distinct.iter_rows()]
+        column = f"_cell{i}"
+        distinct = distinct.with_columns(pl.Series(column, values, dtype=pl.String))
+        work = work.with_columns(texts).join(
+            distinct, on=keys, how="left", nulls_equal=True, maintain_order="left"
         )
-        for r in history.iter_rows(named=True)
-    ]
-    return table(
-        [
-            "Date",
-            "Tournoi",
-            "Cote avant",
-            "Place initiale",
-            "Rang",
-            "PE",
-            "B",
-            "PJ brut → PJ",
-            "Cote après",
-        ],
-        rows,
-        numeric=(2, 3, 4, 5, 6, 7, 8),
-        caption="Cote après = cote avant + PE + B + PJ ; PJ brut borné à [PJmin, PJmax].",
+        pieces.append(column)
+    return frame.with_columns(
+        work.sort("_row").select(pl.concat_str(pieces).alias(name)).to_series()
     )
 
 
-def _elo_table(history: pl.DataFrame) -> Html:
-    rows = [
-        (
-            fmt_date(r["end_date"]),
-            r["tournament_name"] or r["tournament_id"],
-            fmt_number(r["rating_before"], 1),
-            fmt_number(r["k"]),
-            r["games"],
-            fmt_number(r["score"], 1),
-            fmt_number(r["expected"], 2),
-            fmt_signed(r["delta"], 1),
-            Html(f"<strong>{esc(fmt_number(r['rating_after'], 1))}</strong>"),
-        )
-        for r in history.iter_rows(named=True)
-    ]
-    return table(
-        ["Date", "Tournoi", "Elo avant", "K", "Parties", "Score", "Attendu", "Δ", "Elo après"],
-        rows,
-        numeric=(2, 3, 4, 5, 6, 7, 8),
-        caption="Δ = K × (score − score attendu) ; Elo après = Elo avant + Δ.",
+def _table_shell(
+    headers: list[str], numeric: tuple[int, ...], caption: str | None
+) -> tuple[str, str]:
+    """The markup of `html.table` before and after its rows."""
+    empty = table(headers, [], numeric=numeric, caption=caption)
+    before, after = empty.split("<tbody></tbody>")
+    return before + "<tbody>", "</tbody>" + after
+
+
+def _table_of(spec: tuple[list[str], tuple[int, ...], str | None], body: str) -> Html:
+    before, after = _table_shell(*spec)
+    return Html(before + body + after)
+
+
+def _bodies(
+    frame: pl.DataFrame | None, players: pl.Series, cells: Sequence[_Cell], numeric: Iterable[int]
+) -> dict[str, str]:
+    """Each player's table rows (`<tr>…</tr>`, in their order) of `frame`, for `players`."""
+    if frame is None:
+        return {}
+    part = frame.filter(pl.col("player_id").is_in(players.implode()))
+    if part.height == 0:
+        return {}
+    rows = _with_cells(part, cells, numeric, "_cells").select(
+        "player_id", pl.concat_str(pl.lit("<tr>"), "_cells", pl.lit("</tr>")).alias("_tr")
     )
+    grouped = rows.group_by("player_id", maintain_order=True).agg(pl.col("_tr").str.join(""))
+    return dict(grouped.iter_rows())
 
 
 def _by_season(row: Mapping[str, Any]) -> tuple[bool, str]:
@@ -315,28 +415,9 @@ def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
     )
 
 
-def _tournaments_table(pid: str, d: _PlayerData) -> Html | None:
-    results = _rows(d.results, pid)
-    if not results:
-        return None
-    rows = [
-        (
-            fmt_date(r["end_date"]),
-            r["tournament_name"] or r["tournament_id"],
-            r["city"],
-            DISCIPLINES.get(r["discipline"], r["discipline"]),
-            _season_link(r["season"]),
-            f"{r['rank']} / {r['players']}" if r["players"] else r["rank"],
-            series_label(_level(r["series"])) if _level(r["series"]) else r["series"],
-            fmt_number(r["score"]) if r["score"] is not None else None,
-        )
-        for r in results
-    ]
-    return table(
-        ["Date", "Tournoi", "Ville", "Discipline", "Saison", "Rang", "Série", "Score"],
-        rows,
-        numeric=(5, 7),
-    )
+def _tournaments_table(pid: str, chunk: _Chunk) -> Html | None:
+    body = chunk.tournaments.get(pid)
+    return None if body is None else _table_of(TOURNAMENT_TABLE, body)
 
 
 def _listed_table(pid: str, d: _PlayerData) -> Html | None:
@@ -517,73 +598,60 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
     return chart, body
 
 
-def _event_scores_tables(pid: str, d: _PlayerData) -> Html | None:
+def _event_scores_tables(pid: str, d: _PlayerData, chunk: _Chunk) -> Html | None:
     """Per season, each duplicate event's %N1–%N4 and PC, its weight and its share in the
     season's global percentages."""
-    scores = _rows(d.duplicate, pid)
-    if not scores:
+    scores = chunk.events.get(pid)
+    if scores is None:
         return None
     totals = {r["season"]: r for r in _rows(d.standings, pid)}
+    by_season: dict[str, list[tuple[str, float, str]]] = {}
+    for season, head, weight, tail in scores:  # by season, then by date (`_chunk`)
+        by_season.setdefault(season, []).append((head, weight, tail))
+    before, after = _table_shell(
+        [
+            "Date",
+            "Épreuve",
+            "Série tenue",
+            "Place",
+            "Poids",
+            "Part",
+            "%N1",
+            "%N2",
+            "%N3",
+            "%N4",
+            "PC",
+        ],
+        EVENT_NUMERIC,
+        None,
+    )
     parts: list[str] = []
-    for season in sorted({r["season"] for r in scores}):
-        keyed = []
-        for r in (r for r in scores if r["season"] == season):
-            name, end, weight = d.events.get(r["tournament_id"], (r["tournament_id"], None, 1.0))
-            keyed.append((end or dt.date.min, r["tournament_id"], name, end, weight, r))
-        keyed.sort(key=lambda k: (k[0], k[1]))
-        weight_sum = sum(k[4] for k in keyed)
+    for season, events in by_season.items():
+        weight_sum = sum(weight for _, weight, _ in events)
         divisor = max(weight_sum, d.divisor) or 1.0
-        rows: list[tuple[object, ...]] = []
-        for _, _, name, end, weight, r in keyed:
-            rows.append(
-                (
-                    fmt_date(end),
-                    name,
-                    series_label(r["series"]),
-                    fmt_number(r["place"]),
-                    fmt_number(weight, 2),
-                    f"{fmt_number(100 * weight / divisor, 1)} %",
-                    *(fmt_number(r[f"pct_n{x}"], 2) for x in (1, 2, 3, 4)),
-                    fmt_number(r["pc"], 2),
-                )
-            )
+        rows = [
+            f"<tr>{head}{_cell_html(f'{fmt_number(100 * weight / divisor, 1)} %', True)}{tail}</tr>"
+            for head, weight, tail in events
+        ]
         total = totals.get(season)
         if total is not None:
+            cells = (
+                Html("<strong>Saison</strong>"),
+                count_of(len(events), "épreuve"),
+                "",
+                "",
+                fmt_number(total["weight"], 2),
+                "100 %",
+                *(_strong(fmt_number(total[f"pct_n{x}"], 2)) for x in (1, 2, 3, 4)),
+                _strong(fmt_number(total["pc"], 2)),
+            )
             rows.append(
-                (
-                    Html("<strong>Saison</strong>"),
-                    count_of(len(keyed), "épreuve"),
-                    "",
-                    "",
-                    fmt_number(total["weight"], 2),
-                    "100 %",
-                    *(
-                        Html(f"<strong>{esc(fmt_number(total[f'pct_n{x}'], 2))}</strong>")
-                        for x in (1, 2, 3, 4)
-                    ),
-                    Html(f"<strong>{esc(fmt_number(total['pc'], 2))}</strong>"),
-                )
+                "<tr>"
+                + "".join(_cell_html(c, i in EVENT_NUMERIC) for i, c in enumerate(cells))
+                + "</tr>"
             )
         parts.append(f"<h3>Saison {esc(season)}</h3>")
-        parts.append(
-            table(
-                [
-                    "Date",
-                    "Épreuve",
-                    "Série tenue",
-                    "Place",
-                    "Poids",
-                    "Part",
-                    "%N1",
-                    "%N2",
-                    "%N3",
-                    "%N4",
-                    "PC",
-                ],
-                rows,
-                numeric=(3, 4, 5, 6, 7, 8, 9, 10),
-            )
-        )
+        parts.append(before + "".join(rows) + after)
     caption = (
         '<p class="note">%Nx de la saison = Σ (poids × %Nx de l\'épreuve) / diviseur, le '
         "diviseur étant la somme des poids (au moins D = "
@@ -594,7 +662,67 @@ def _event_scores_tables(pid: str, d: _PlayerData) -> Html | None:
     return Html(caption + "".join(parts))
 
 
-def render_player(pid: str, d: _PlayerData) -> str:
+_Event = tuple[str, str, float, str]  # season, cells before the « Part », weight, after
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """The rows of the long tables of a group of players' pages, built for all of them at
+    once: per player, the `<tr>` rows of the cote, Elo and tournaments tables, and their
+    duplicate events (season, cells before the « Part », weight, cells after it)."""
+
+    cote: dict[str, str]
+    elo: dict[str, str]
+    tournaments: dict[str, str]
+    events: dict[str, list[_Event]]
+
+
+CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
+
+
+def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
+    return _Chunk(
+        cote=_bodies(d.cote.frame, players, COTE_CELLS, COTE_TABLE[1]),
+        elo=_bodies(d.elo.frame, players, ELO_CELLS, ELO_TABLE[1]),
+        tournaments=_bodies(d.results.frame, players, TOURNAMENT_CELLS, TOURNAMENT_TABLE[1]),
+        events=_event_cells(d, players),
+    )
+
+
+def _event_cells(
+    d: _PlayerData, players: pl.Series
+) -> dict[str, list[tuple[str, str, float, str]]]:
+    if d.duplicate.frame is None:
+        return {}
+    part = d.duplicate.frame.filter(pl.col("player_id").is_in(players.implode()))
+    if part.height == 0:
+        return {}
+    events = pl.DataFrame(
+        [(tid, *values) for tid, values in sorted(d.events.items())],
+        schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
+        orient="row",
+    )
+    # an event the tournaments do not name is shown by its id, undated, of weight 1
+    part = (
+        part.join(events, on="tournament_id", how="left", maintain_order="left")
+        .with_columns(
+            pl.col("name").fill_null(pl.col("tournament_id")),
+            pl.col("w").fill_null(1.0).alias("weight"),
+        )
+        .sort("player_id", "season", "end", "tournament_id", maintain_order=True)
+    )
+    part = _with_cells(part, EVENT_HEAD_CELLS, EVENT_NUMERIC, "_head")
+    part = _with_cells(part, EVENT_TAIL_CELLS, EVENT_NUMERIC, "_tail", first=6)
+    grouped = part.group_by("player_id", maintain_order=True).agg(
+        pl.struct("season", "_head", "weight", "_tail")
+    )
+    return {
+        pid: [(e["season"], e["_head"], e["weight"], e["_tail"]) for e in rows]
+        for pid, rows in grouped.iter_rows()
+    }
+
+
+def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     info = d.player_rows[pid].row(0, named=True)
     name = info["name"]
     federation = info["federation"]
@@ -652,18 +780,20 @@ def render_player(pid: str, d: _PlayerData) -> str:
     classified = _series_table(pid, d)
     if classified is not None:
         parts += ["<h2>Classement duplicate de fin de saison</h2>", classified]
-    events = _event_scores_tables(pid, d)
+    events = _event_scores_tables(pid, d, chunk)
     if events is not None:
         parts += ["<h2>Épreuves duplicate : %N1 à %N4 et PC</h2>", events]
-    if pid in d.cote:
-        parts += ["<h2>Évolution de la cote, tournoi par tournoi</h2>", _cote_table(d.cote[pid])]
-    if pid in d.elo:
-        parts += ["<h2>Évolution de l'Elo, tournoi par tournoi</h2>", _elo_table(d.elo[pid])]
+    if pid in chunk.cote:
+        cote = _table_of(COTE_TABLE, chunk.cote[pid])
+        parts += ["<h2>Évolution de la cote, tournoi par tournoi</h2>", cote]
+    if pid in chunk.elo:
+        elo = _table_of(ELO_TABLE, chunk.elo[pid])
+        parts += ["<h2>Évolution de l'Elo, tournoi par tournoi</h2>", elo]
     for block, loaded in d.blocks:
         markup = block.render(pid, loaded)
         if markup is not None:
             parts += [f"<h2>{esc(block.title)}</h2>", markup]
-    tournaments = _tournaments_table(pid, d)
+    tournaments = _tournaments_table(pid, chunk)
     if tournaments is not None:
         parts += ["<h2>Tournois</h2>", tournaments]
     return page(
@@ -767,10 +897,15 @@ def write_player_pages(
         for pid, digest in digests.items()
         if known.get(names[pid]) != digest or not (folder / names[pid]).exists()
     ]
-    for done, pid in enumerate(todo, start=1):
-        write_atomic(folder / names[pid], render_player(pid, d))
-        if progress is not None:
-            progress(done, len(todo))
+    done = 0
+    for start in range(0, len(todo), CHUNK):
+        group = todo[start : start + CHUNK]
+        chunk = _chunk(d, pl.Series(group, dtype=pl.String))
+        for pid in group:
+            write_atomic(folder / names[pid], render_player(pid, d, chunk))
+            done += 1
+            if progress is not None:
+                progress(done, len(todo))
     written = set(names.values())
     for stale in folder.glob("*.html"):
         if stale.name not in written:
