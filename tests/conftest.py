@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # does the grouping: pytest-xdist's own `xdist_group` marks are silently ignored under
 # pytest 9.2 (pytest-xdist issue 1386).
 GROUPED_MODULES = {
+    "test_backtest_browser",
     "test_bench_naive",
     "test_circuits_pipeline",
     "test_classique_assets",

@@ -1,0 +1,113 @@
+"""The backtest's report in a real headless Chromium: no error, every chart drawn with a
+curve per system, a phone does not scroll sideways, and the printed PDF holds the whole
+report (its verdict, tables and both figures)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright import sync_api
+
+from pipelines.backtest.report import system_label
+from pipelines.backtest.run import Outputs, from_raw, run_backtest
+from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
+from tests.support import FIXTURES, PARAMETERS
+from transforms import backtest
+
+# Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
+pytestmark = pytest.mark.slow
+
+CHART_STATE = """() => Array.from(document.querySelectorAll('.plot')).map(div => ({
+  id: div.id,
+  svg: div.querySelectorAll('svg.main-svg').length,
+  traces: div.querySelectorAll('.scatterlayer .trace').length,
+  points: div.querySelectorAll('.scatterlayer .trace .points path').length,
+  names: div.data.map(t => t.name),
+}))"""
+SYSTEMS = backtest.system_names(list(PARAMETERS.elo_presets))
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
+    """The bundled WESPA tournaments backtested with every system, the PDF printed."""
+    return run_backtest(
+        from_raw(FIXTURES / "wespa", PARAMETERS),
+        PARAMETERS,
+        out_dir=tmp_path_factory.mktemp("backtest-browser") / "out",
+        pdf=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def browser(outputs: Outputs) -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
+        yield chromium
+        chromium.close()
+
+
+def _open(browser: Any, path: Path, shot: Path, width: int = 1200) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    page.goto(path.resolve().as_uri(), wait_until="load")
+    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
+    page.screenshot(path=str(shot), full_page=True)
+    assert errors == [], errors
+    return page
+
+
+def test_the_charts_are_drawn(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
+    page = _open(browser, outputs.html, tmp_path / "backtest.png")
+    charts = {c["id"]: c for c in page.evaluate(CHART_STATE)}
+    assert set(charts) == {"chart-calibration-calibration", "chart-saisons-seasons"}
+    calibration = charts["chart-calibration-calibration"]
+    # the diagonal, then every system but the constant 50 % (a single point at ½)
+    assert calibration["names"] == [
+        "Calibration parfaite",
+        *(system_label(s) for s in SYSTEMS if s != "coin"),
+    ]
+    assert calibration["traces"] == len(SYSTEMS) and calibration["points"] > 20
+    seasons = charts["chart-saisons-seasons"]
+    assert seasons["names"] == [system_label(s) for s in SYSTEMS if s != "higher_cote"]
+    assert seasons["svg"] >= 1 and seasons["points"] >= 8 * (len(SYSTEMS) - 1)
+    verdict = page.locator("p.verdict").inner_text()
+    assert verdict.startswith("Sur ") and "intervalle à 95 %" in verdict
+    assert page.locator("#data-notice li").count() == 2  # the two refused exports
+    page.close()
+
+
+def test_a_phone_does_not_scroll_sideways(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
+    page = _open(browser, outputs.html, tmp_path / "phone.png", width=390)
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 390, wide
+    page.close()
+
+
+def test_the_printed_report_is_whole(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
+    page = _open(browser, outputs.html, tmp_path / "print.png")
+    page.emulate_media(media="print")
+    for section in ("ensemble", "calibration", "saisons", "methode"):
+        assert page.locator(f"section#{section}").is_visible(), section
+    assert not page.locator("nav.breadcrumb").is_visible()  # the link to the PDF
+    page.close()
+    assert outputs.pdf is not None and outputs.pdf_error is None
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(outputs.pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    for expected in (
+        "Quel classement prédit le mieux les parties ?",
+        "Scores sur l'ensemble",
+        "Figure 1 : courbes de calibration",
+        "Figure 2 : perte logarithmique par saison",
+        "Glicko-2",
+        "Weng-Lin (openskill)",
+        "atlant16.tou",
+    ):
+        assert expected in text, expected
