@@ -14,37 +14,51 @@ GIB = 1024**3
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "bench",
-        help="measure a federation-scale build against its targets",
-        description="Generate (or reuse) a simulated federation, then measure on it: the "
-        "ingest against a bare Polars read of the same files, a full build without and with "
-        "PDFs, a rebuild with nothing changed, one new tournament, cote + Elo + series of "
-        "every season against a per-row implementation of the same rules, and the build's "
-        "peak memory. Prints a table (figure, reference, ratio, target, met) and writes it "
-        "as JSON under benchmarks/results/. Exits 0 when every target is met, 1 when one is "
-        "not (or the two implementations disagree), 2 when a step fails.",
+        help="mesurer une construction à l'échelle d'une fédération face à ses cibles",
+        description="Génère (ou réutilise) une fédération simulée, puis y mesure : la lecture "
+        "des exports face à une lecture Polars brute des mêmes fichiers, une construction "
+        "complète sans puis avec les PDF, une reconstruction sans changement, un nouveau "
+        "tournoi, cote + Elo + séries de toutes les saisons face à une implémentation ligne "
+        "à ligne des mêmes règles, et la mémoire maximale de la construction. Affiche un "
+        "tableau (mesure, référence, rapport, cible, atteint) et l'écrit en JSON dans "
+        "benchmarks/results/. Code de sortie 0 quand toutes les cibles sont atteintes, 1 "
+        "quand l'une ne l'est pas (ou que les deux implémentations divergent), 2 quand une "
+        "étape échoue.",
     )
-    parser.add_argument("--seasons", type=int, default=20, help="seasons to simulate")
-    parser.add_argument("--players", type=int, default=20000, help="players at the start")
-    parser.add_argument("--seed", type=int, default=2026, help="random seed of the workload")
+    parser.add_argument(
+        "--seasons", type=int, default=20, metavar="N", help="saisons à simuler (20)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=20000, metavar="N", help="joueurs au départ (20 000)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=2026, metavar="N", help="graine du tirage aléatoire (2026)"
+    )
     parser.add_argument(
         "--workloads",
         type=Path,
         default=None,
-        help="where workloads are generated and reused (default: benchmarks/workloads)",
+        metavar="DOSSIER",
+        help="où les fédérations simulées sont écrites et réutilisées (par défaut : "
+        "benchmarks/workloads)",
     )
     parser.add_argument(
         "--results",
         type=Path,
         default=None,
-        help="where the JSON result is written (default: benchmarks/results)",
+        metavar="DOSSIER",
+        help="où le résultat JSON est écrit (par défaut : benchmarks/results)",
     )
     parser.add_argument(
         "--naive-season",
         default=None,
-        help="season the per-row implementation runs on (default: the last one)",
+        metavar="SAISON",
+        help="la saison de l'implémentation ligne à ligne (par défaut : la dernière)",
     )
     parser.add_argument(
-        "--markdown", action="store_true", help="also print the table in Markdown (README)"
+        "--markdown",
+        action="store_true",
+        help="afficher aussi le tableau en Markdown (celui du README)",
     )
     parser.set_defaults(func=run)
 

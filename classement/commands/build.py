@@ -13,44 +13,63 @@ from pipelines.paths import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHO
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "build",
-        help="ingest the raw exports and compute every rating and classification",
-        description="Ingest every export of the raw folder into the DuckDB warehouse and "
-        "materialise every asset. Exits 0 when all is built, 1 when an export was rejected "
-        "(the others are built), 2 when the build failed or the raw folder holds no export "
-        "(nothing changed; a build interrupted while publishing is completed by the next "
-        "one), 3 when the PDFs could not be printed (tables and pages are built), 4 when "
-        "another build of the same warehouse is running.",
+        help="lire les exports et calculer toutes les cotes et tous les classements",
+        description="Lit chaque export du dossier des exports dans l'entrepôt DuckDB et "
+        "calcule chaque table et chaque page. Code de sortie 0 quand tout est construit, 1 "
+        "quand un export a été refusé (les autres sont construits), 2 quand la construction "
+        "a échoué ou que le dossier ne contient aucun export (rien n'a changé ; une "
+        "construction interrompue pendant la publication est achevée par la suivante), 3 "
+        "quand les PDF n'ont pas pu être imprimés (tables et pages construites), 4 quand une "
+        "autre construction du même entrepôt est en cours.",
     )
-    parser.add_argument("--raw", type=Path, default=DEFAULT_RAW_DIR, help="raw exports folder")
-    parser.add_argument("--warehouse", type=Path, default=DEFAULT_WAREHOUSE, help="DuckDB file")
-    parser.add_argument("--reports", type=Path, default=DEFAULT_REPORTS_DIR, help="reports folder")
     parser.add_argument(
-        "--no-pdf", action="store_true", help="do not print the season reports to PDF"
+        "--raw",
+        type=Path,
+        default=DEFAULT_RAW_DIR,
+        metavar="DOSSIER",
+        help="le dossier des exports (par défaut : data/sample/)",
     )
+    parser.add_argument(
+        "--warehouse",
+        type=Path,
+        default=DEFAULT_WAREHOUSE,
+        metavar="FICHIER",
+        help="l'entrepôt DuckDB (par défaut : data/warehouse.duckdb)",
+    )
+    parser.add_argument(
+        "--reports",
+        type=Path,
+        default=DEFAULT_REPORTS_DIR,
+        metavar="DOSSIER",
+        help="le dossier des rapports (par défaut : data/reports/)",
+    )
+    parser.add_argument("--no-pdf", action="store_true", help="ne pas imprimer les rapports en PDF")
     parser.add_argument(
         "--full",
         action="store_true",
-        help="recompute everything whatever the caches say: every export read again, "
-        "every season and year rebuilt",
+        help="tout recalculer quoi que disent les caches : chaque export relu, chaque "
+        "saison et chaque année reconstruites",
     )
     parser.add_argument(
         "--allow-empty",
         action="store_true",
-        help="build even from a raw folder without any export (it empties every table "
-        "and page); refused otherwise",
+        help="construire même à partir d'un dossier sans aucun export (toutes les tables "
+        "et pages sont vidées) ; refusé sinon",
     )
     parser.add_argument(
         "--quarantine",
         type=Path,
         default=None,
-        help="where copies of rejected exports go (default: <warehouse>.quarantine/)",
+        metavar="DOSSIER",
+        help="où vont les copies des exports refusés (par défaut : <entrepôt>.quarantine/)",
     )
     parser.add_argument(
         "--reference",
         type=Path,
         default=None,
-        help="the rule parameters' folder (default: CLASSEMENT_REFERENCE_DIR, else "
-        "data/reference/)",
+        metavar="DOSSIER",
+        help="le dossier des paramètres des règles (par défaut : CLASSEMENT_REFERENCE_DIR, "
+        "sinon data/reference/)",
     )
     add_as_of(parser)
     parser.set_defaults(func=run)

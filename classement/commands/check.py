@@ -37,18 +37,22 @@ KIND_LABELS = {
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "check",
-        help="check exports as the build would, before sending them (no warehouse)",
-        description="Read and check tournament exports (CSV, XLSX, AUPAIR .tou, TSH .t, "
-        "FFSc ranking) exactly as `classement build` does, without a warehouse: one line "
-        "per file, in French. A folder stands for every export below it. Exit status 0 when "
-        "every file is accepted, 1 when one is refused, 2 when nothing could be checked.",
+        help="contrôler des exports comme la construction, avant de les envoyer",
+        description="Lit et contrôle des exports de tournois (CSV, XLSX, AUPAIR .tou, TSH "
+        ".t, classement FFSc) exactement comme `classement build`, sans entrepôt : une ligne "
+        "par fichier. Un dossier vaut pour tous les exports qu'il contient. Code de sortie 0 "
+        "quand chaque fichier est accepté, 1 quand l'un est refusé, 2 quand rien n'a pu être "
+        "contrôlé.",
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="exports or folders")
+    parser.add_argument(
+        "files", nargs="+", type=Path, metavar="FICHIER", help="des exports ou des dossiers"
+    )
     parser.add_argument(
         "--reference",
         type=Path,
-        help="the rule parameters' folder (default: CLASSEMENT_REFERENCE_DIR, else "
-        "data/reference/), as the build reads it",
+        metavar="DOSSIER",
+        help="le dossier des paramètres des règles (par défaut : CLASSEMENT_REFERENCE_DIR, "
+        "sinon data/reference/), lu comme par la construction",
     )
     add_as_of(parser)
     parser.set_defaults(func=run)

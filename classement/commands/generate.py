@@ -17,26 +17,40 @@ _RATING_LIST = re.compile(r"^rating_list_\d{4}-\d{2}-\d{2}\.csv$")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "generate",
-        help="write a seeded, simulated sample of federation exports",
-        description="Simulate players, clubs and seasons of duplicate, classique and DCDL "
-        "tournaments and write their exports (results, games, a rating list). The same "
-        "seed and arguments give byte-identical files. Exits 1 if OUT already holds files "
-        "(unless --force), 2 on bad arguments.",
+        help="écrire les exports d'une fédération simulée (reproductible)",
+        description="Simule joueurs, clubs et saisons de tournois duplicate, classique et "
+        "DCDL, et écrit leurs exports (résultats, parties, une liste de classement). La même "
+        "graine et les mêmes arguments donnent les mêmes fichiers, octet pour octet. Code de "
+        "sortie 1 si DOSSIER contient déjà des fichiers (sauf --force), 2 pour des arguments "
+        "invalides.",
     )
-    parser.add_argument("--out", type=Path, default=DEFAULT_RAW_DIR, help="output folder")
-    parser.add_argument("--seed", type=int, default=2026, help="random seed")
-    parser.add_argument("--seasons", type=int, default=3, help="number of seasons")
-    parser.add_argument("--players", type=int, default=1000, help="players at the start")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_RAW_DIR,
+        metavar="DOSSIER",
+        help="le dossier écrit (par défaut : data/sample/)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=2026, metavar="N", help="graine du tirage aléatoire (2026)"
+    )
+    parser.add_argument("--seasons", type=int, default=3, metavar="N", help="nombre de saisons (3)")
+    parser.add_argument(
+        "--players", type=int, default=1000, metavar="N", help="joueurs au départ (1 000)"
+    )
     parser.add_argument(
         "--first-season",
         type=int,
         default=2023,
-        help="year the first season starts (on the day data/reference/seasons.yaml sets)",
+        metavar="ANNÉE",
+        help="année où commence la première saison, au jour que fixe "
+        "data/reference/seasons.yaml (2023)",
     )
     parser.add_argument(
         "--force",
         action="store_true",
-        help="first delete a previous sample in OUT (season folders and rating lists)",
+        help="supprimer d'abord un échantillon précédent dans DOSSIER (dossiers de saison et "
+        "listes de classement)",
     )
     parser.set_defaults(func=run)
 

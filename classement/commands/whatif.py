@@ -13,40 +13,51 @@ from pipelines.paths import DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "whatif",
-        help="recompute a season with changed rule parameters and compare (read-only)",
-        description="Recompute the rule families a parameter change affects, against the "
-        "current warehouse (read only: nothing in it changes), and write a French comparison "
-        "report (index.html, whatif-<season>.pdf) and changements.csv (every player whose "
-        "outcome differs) in data/whatif/<season>-<hash>/. Keys name parameters as the "
-        "reference files do: series.quotas.*.4=13, series.min_divisor=10, "
-        "cote.series_equivalence.SS=2800, cote.categories.open.pj_max=150, elo.preset=fide. "
-        "Exits 0 when written, 2 when the what-if cannot run (unknown key, bad value, unknown "
-        "season), 3 when the PDF could not be printed (HTML and CSV are written).",
+        help="simuler une saison sous d'autres paramètres des règles et comparer",
+        description="Recalcule les familles de règles que touche un changement de paramètre, "
+        "à partir de l'entrepôt (en lecture seule : rien n'y change), et écrit un rapport de "
+        "comparaison (index.html, whatif-<saison>.pdf) et changements.csv (chaque joueur "
+        "dont le résultat change) dans data/whatif/<saison>-<empreinte>/. Les clés nomment "
+        "les paramètres comme les fichiers de référence : series.quotas.*.4=13, "
+        "series.min_divisor=10, cote.series_equivalence.SS=2800, "
+        "cote.categories.open.pj_max=150, elo.preset=fide. Code de sortie 0 quand tout est "
+        "écrit, 2 quand la simulation ne peut pas être faite (clé inconnue, valeur invalide, "
+        "saison inconnue), 3 quand le PDF n'a pas pu être imprimé (HTML et CSV écrits).",
     )
-    parser.add_argument("--season", required=True, help="the season compared, e.g. 2024-2025")
+    parser.add_argument(
+        "--season", required=True, metavar="SAISON", help="la saison comparée (2024-2025…)"
+    )
     parser.add_argument(
         "--set",
         dest="settings",
         action="extend",
         nargs="+",
         default=[],
-        metavar="KEY=VALUE",
-        help="a changed parameter (repeat, or give several)",
+        metavar="CLÉ=VALEUR",
+        help="un paramètre changé (à répéter, ou plusieurs à la suite)",
     )
     parser.add_argument(
         "--reference",
         type=Path,
         default=None,
-        help="a whole alternative reference folder, compared with data/reference",
+        metavar="DOSSIER",
+        help="tout un autre dossier de paramètres, comparé à data/reference",
     )
-    parser.add_argument("--warehouse", type=Path, default=DEFAULT_WAREHOUSE, help="DuckDB file")
+    parser.add_argument(
+        "--warehouse",
+        type=Path,
+        default=DEFAULT_WAREHOUSE,
+        metavar="FICHIER",
+        help="l'entrepôt DuckDB (par défaut : data/warehouse.duckdb)",
+    )
     parser.add_argument(
         "--out",
         type=Path,
         default=None,
-        help="output folder (default data/whatif/<season>-<hash>/)",
+        metavar="DOSSIER",
+        help="le dossier écrit (par défaut : data/whatif/<saison>-<empreinte>/)",
     )
-    parser.add_argument("--no-pdf", action="store_true", help="do not print the report to PDF")
+    parser.add_argument("--no-pdf", action="store_true", help="ne pas imprimer le rapport en PDF")
     parser.set_defaults(func=run)
 
 
