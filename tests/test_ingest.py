@@ -174,8 +174,8 @@ def test_inconsistent_tournament_details(raw: Path) -> None:
 def test_bad_date_and_discipline(raw: Path) -> None:
     text = results_csv("C2", C2, date="14/13/2024")
     assert _reject_one(raw, "C2.csv", text.encode())[1] == (
-        "2023-2024/C2.csv, ligne 2, colonne « end_date » : « 14/13/2024 » n'est pas une date "
-        "(attendu : AAAA-MM-JJ ou JJ/MM/AAAA)"
+        "2023-2024/C2.csv, ligne 2, colonne « end_date » : « 14/13/2024 » : il n'y a pas de "
+        "mois 13 (la date s'écrit AAAA-MM-JJ ou JJ/MM/AAAA)"
     )
     text = results_csv("C3", C2, discipline="scrabble")
     assert _reject_one(raw, "C3.csv", text.encode())[1] == (
@@ -376,6 +376,18 @@ _WITH_START = "\n".join(
     for i, line in enumerate(results_csv("C2", C2).splitlines())
 )
 SINGLE_FILE_CASES = [
+    (  # a date in an accepted shape that does not exist (issue 27, item 7)
+        "C2.csv",
+        results_csv("C2", C2, date="31/02/2024").encode(),
+        "2023-2024/C2.csv, ligne 2, colonne « end_date » : « 31/02/2024 » : cette date "
+        "n'existe pas (février 2024 n'a que 29 jours)",
+    ),
+    (
+        "C2.csv",
+        results_csv("C2", C2, date="le 3 mars").encode(),
+        "2023-2024/C2.csv, ligne 2, colonne « end_date » : « le 3 mars » n'est pas une date "
+        "(attendu : AAAA-MM-JJ ou JJ/MM/AAAA)",
+    ),
     (
         "l.csv",
         f"{_LIST}\n300,2024-01-01\x81\n".encode("latin-1"),

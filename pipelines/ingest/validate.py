@@ -104,6 +104,26 @@ def _type_message(column: str, dtype: pl.DataType) -> pl.Expr:
                     raw,
                 )
             )
+            .when(_month_of(raw).is_between(1, 12).not_())
+            .then(
+                pl.format(
+                    "« {} » : il n'y a pas de mois {} (la date s'écrit AAAA-MM-JJ ou JJ/MM/AAAA)",
+                    raw,
+                    _month_of(raw),
+                )
+            )
+            .when(_part_of(raw, "day") == 0)
+            .then(pl.format("« {} » : cette date n'existe pas (il n'y a pas de jour 0)", raw))
+            .when(_month_of(raw).is_not_null())
+            .then(
+                pl.format(
+                    "« {} » : cette date n'existe pas ({} {} n'a que {} jours)",
+                    raw,
+                    _month_of(raw).replace_strict(_MONTHS, return_dtype=pl.String),
+                    _part_of(raw, "year"),
+                    pl.date(_part_of(raw, "year"), _month_of(raw), 1).dt.month_end().dt.day(),
+                )
+            )
             .otherwise(pl.format("« {} » " + _TYPE_WORDS[dtype], raw))
         )
     number = raw.str.replace_all(r"[\s\u00a0\u202f]", "").str.replace(",", ".")
@@ -112,6 +132,51 @@ def _type_message(column: str, dtype: pl.DataType) -> pl.Expr:
         .then(pl.format("« {} » : nombre démesuré pour cette colonne", raw))
         .otherwise(pl.format("« {} » " + _TYPE_WORDS[dtype], raw))
     )
+
+
+# A date written in an accepted shape (AAAA-MM-JJ, JJ/MM/AAAA) whose day does not exist.
+_DATE_PARTS = {
+    "year": (r"^(\d{4})-", r"/(\d{4})$"),
+    "month": (r"^\d{4}-(\d{1,2})-", r"^\d{1,2}/(\d{1,2})/"),
+    "day": (r"-(\d{1,2})$", r"^(\d{1,2})/"),
+}
+
+
+def _part_of(raw: pl.Expr, part: str) -> pl.Expr:
+    """The year, month or day of a date in an accepted shape (null in any other)."""
+    iso, french = _DATE_PARTS[part]
+    return (
+        pl.when(raw.str.contains(_ISO_DATE))
+        .then(raw.str.extract(iso, 1))
+        .when(raw.str.contains(_FRENCH_DATE))
+        .then(raw.str.extract(french, 1))
+        .cast(pl.Int64)
+    )
+
+
+_MONTHS = dict(
+    enumerate(
+        [
+            "janvier",
+            "février",
+            "mars",
+            "avril",
+            "mai",
+            "juin",
+            "juillet",
+            "août",
+            "septembre",
+            "octobre",
+            "novembre",
+            "décembre",
+        ],
+        start=1,
+    )
+)
+
+
+def _month_of(raw: pl.Expr) -> pl.Expr:
+    return _part_of(raw, "month")
 
 
 _TYPE_WORDS: dict[pl.DataType, str] = {
