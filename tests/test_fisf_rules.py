@@ -200,6 +200,34 @@ def test_fisf_3_2_a_redrawn_rack_is_read_and_must_be_valid_too() -> None:
     )
 
 
+def test_fisf_3_1_the_reliquat_stays_on_the_rack_unless_redrawn() -> None:
+    # HANTEZ from AEHNTZS leaves an S: the next rack holds it (FISF §3.1, the arbiter draws
+    # what completes the rack), written whole or as S+…, unless it was redrawn (`-`, §3.2).
+    first: Row = ("T", 1, 1, "AEHNTZS", "HANTEZ", "H7", 56)
+    for rack in ("S+AACDEF", "AACDEFS", "-AACDEFS"):
+        moves = _moves([first, ("T", 1, 2, rack, "FAÇADES", "6F", 96)])
+        assert [m[0] for m in moves] == [STATUS_OK, STATUS_OK], rack
+    # The reliquat written is not the one the move before left.
+    moves = _moves([first, ("T", 1, 2, "E+AACDFS", "FAÇADES", "6F", 96)])
+    assert moves[1][:2] == (STATUS_ILLEGAL, 96)
+    assert moves[1][2].startswith(
+        "tirage E+AACDFS : le reliquat écrit (E) n'est pas celui que laisse le coup "
+        "précédent (S) (FISF §3.1) ; décompte"
+    )
+    # A whole rack without the S, not marked redrawn. FACADE at 6F: F on the triple letter
+    # F6, D on the triple letter J6: 12 + 1 + 3 + 1 + 6 + 1 = 24, and CHANTEZ 21: 45.
+    moves = _moves([first, ("T", 1, 2, "AACDEFR", "FACADE", "6F", 45)])
+    assert moves[1] == (
+        STATUS_ILLEGAL,
+        45,
+        "tirage AACDEFR : il n'a pas tout le reliquat du coup précédent (S ; manque S) et "
+        "n'est pas noté rejeté (- en tête, FISF §3.1, §3.2) ; décompte : FACADE 24 + "
+        "CHANTEZ 21 = 45",
+    )
+    # The same rack marked redrawn is a new draw of seven letters: nothing to say.
+    assert _moves([first, ("T", 1, 2, "-AACDEFR", "FACADE", "6F", 45)])[1][0] == STATUS_OK
+
+
 def test_fisf_3_2_and_3_7_the_end_of_the_bag() -> None:
     # A bag of 9 tiles (the rule's arithmetic is the same with the 102 of FISF §1.1):
     # A ×2, E, B ×2, C ×2, T, S.
@@ -229,12 +257,14 @@ def test_fisf_3_2_and_3_7_the_end_of_the_bag() -> None:
         "qu'une lettre (C), pas de quoi faire un tirage d'au moins 1 voyelle et 1 consonne "
         "; décompte : TABC 16 = 16"
     )
-    # Move 2 with no vowel at all breaks the lowered minimum.
-    broken = [*rows[:1], ("T", 1, 2, "BC+CS", "CAS", "10G", 5)]
-    assert _moves(broken, small)[1][2].startswith(
-        "tirage BC+CS non valide (FISF §3.2) : au coup 2, les lettres restantes ne "
+    # Move 2 with no vowel at all (redrawn: the reliquat ABC held one) breaks the lowered
+    # minimum.
+    broken = [*rows[:1], ("T", 1, 2, "-BCCS", "CAS", "10G", 5)]
+    assert _moves(broken, small)[1][2] == (
+        "tirage -BCCS non valide (FISF §3.2) : au coup 2, les lettres restantes ne "
         "permettant plus 2 voyelles et 2 consonnes, il faut au moins 1 voyelle et "
-        "1 consonne ; il compte 0 voyelle et 4 consonnes ;"
+        "1 consonne ; il compte 0 voyelle et 4 consonnes ; le tirage est noté rejeté (-), "
+        "mais le nouveau tirage devait la respecter ; décompte : CAS 5 = 5"
     )
     # A blank (or the Y) among two letters or more keeps the game going (FISF §3.7).
     assert draw_problem("C?", 20, Counter({"C": 1, "?": 1}), small) is None

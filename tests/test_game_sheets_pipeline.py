@@ -384,7 +384,7 @@ def test_score_replays_the_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2. FAÇADES en 6F, tirage S+AACDEF : FACADES 25 + CHANTEZ 21 + 50 (scrabble) = 96" in (
         lines
     )
-    assert "4. JUNGLE en F10, tirage EGJLNUS : JUNGLE 32 + JET 26 + UNE 3 = 61" in lines
+    assert "4. JUNGLE en F10, tirage -EGJLNUS : JUNGLE 32 + JET 26 + UNE 3 = 61" in lines
     assert "Total des tops calculés : 275" in lines
     assert "H  MT  .  . LD  .  C  H  A  N  T  E  Z  .  .  E" in lines  # the board
     assert lines[-1] == (

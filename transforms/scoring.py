@@ -31,7 +31,9 @@ need the game around the move: the first move placed is horizontal (§3.4); each
 valid (§3.2: up to move 15 at least two vowels and two consonants if the letters left allow
 it, then one of each; the Y and the blanks count as either); a move played when the
 letters left allow no valid rack any more is a move after the end of the game (§3.2,
-§3.7); a rack marked redrawn (`-` in front) writes no kept letters. A breach is a problem
+§3.7); a rack holds the reliquat the move before left (its rack minus the tiles it
+placed; §3.1) unless marked redrawn (`-` in front, §3.2), and a redrawn rack writes no
+kept letters. A breach is a problem
 of the move, like a placement rule: status `illegal`, the section cited in the message.
 `replay_move` alone (which the generator uses) checks [002]'s rules only.
 
@@ -72,7 +74,11 @@ Decisions taken here, where docs/rules.md §7 and [002] are silent:
   letter, a blank needs a `?`. A rack of more tiles than `rack_size` is illegal (8 or 9
   tiles, the variant games of FISF §3.8.2, are refused by the ingest before). An empty
   rack is not an error: the move's tiles are then not checked and the message says so.
-  Whether the kept letters match the previous rack minus the tiles played is not checked.
+- **Reliquat** (FISF §3.1, §3.2): when the move before has the number just below, was
+  placed and wrote a readable rack, what it left (its rack minus the tiles it placed, read
+  off the board) must be the kept part of a `KEPT+DRAWN` rack, or be contained in a rack
+  written whole, unless the rack is marked redrawn (`-`). Not judged after missing move
+  numbers, an unplaceable move or a rack not written.
 - **Draw rule** (FISF §3.2): the rack of move `n` must hold `early_minimum` (2) vowels and
   as many consonants when `n ≤ early_moves` (15) and the tiles left allow it, else
   `minimum` (1) of each. "Tiles left" are the bag of `tiles` minus the tiles on the board
@@ -530,6 +536,52 @@ def _redraw_problem(rack: str) -> str | None:
     return None
 
 
+def _rack_parts(rack: str) -> tuple[str, str] | None:
+    """(kept, drawn) of a rack written `KEPT+DRAWN` (or `KEPT-DRAWN`, today's files); None
+    when it writes no reliquat (no separator, or `-` in front: redrawn)."""
+    text = rack.strip()
+    if text.startswith("-"):
+        return None
+    for i, ch in enumerate(text):
+        if ch in "+-":
+            return text[:i], text[i + 1 :]
+    return None
+
+
+def _letters(tiles: Counter[str]) -> str:
+    """Tiles as arbiters write them: letters in order, blanks (`?`) last."""
+    return "".join(sorted(tiles.elements(), key=lambda t: (t == "?", t)))
+
+
+def reliquat_problem(rack: str, kept: Counter[str]) -> str | None:
+    """The rack of a move against the reliquat `kept` the move before left (its rack minus
+    the tiles it placed): the kept letters stay on the rack (FISF §3.1: the arbiter draws
+    « le nombre de lettres nécessaires pour compléter le tirage ») unless every letter went
+    back to the bag, which the sheet marks with `-` in front (§3.2)."""
+    text = rack.strip()
+    if rack_redrawn(text):
+        return None
+    try:
+        tiles = parse_rack(text)
+        parts = _rack_parts(text)
+        written = parse_rack(parts[0]) if parts else None
+    except ValueError:
+        return None
+    if written is not None and written != kept:
+        return (
+            f"tirage {text} : le reliquat écrit ({_letters(written) or 'aucun'}) n'est pas "
+            f"celui que laisse le coup précédent ({_letters(kept) or 'aucun'}) (FISF §3.1)"
+        )
+    missing = kept - tiles
+    if written is None and missing:
+        return (
+            f"tirage {text} : il n'a pas tout le reliquat du coup précédent "
+            f"({_letters(kept)} ; manque {_letters(missing)}) et n'est pas noté rejeté (- en "
+            "tête, FISF §3.1, §3.2)"
+        )
+    return None
+
+
 def tiles_left(board: Board, params: ScoringParams) -> Counter[str]:
     """The tiles not on the board (the bag and the rack together: the « reliquat » of FISF
     §3.2 and §3.7): the bag of `params.tiles` minus the tiles placed (a blank as `?`)."""
@@ -810,10 +862,13 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
     tournament_id: str | None = None
     game: int | None = None
     expected = 1  # the move number that should come next
+    kept: Counter[str] | None = None  # the reliquat the move before left, when known
     for i, row in enumerate(rows):
         if i == 0:
             tournament_id, game = row.get("tournament_id"), row.get("game")
         first, left = board.is_empty(), tiles_left(board, params)
+        if kept is not None and row.get("move") != expected:
+            kept = None  # moves missing in between: the reliquat is not known
         replayed = replay_move(
             board,
             params,
@@ -824,8 +879,13 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
             move=row.get("move"),
         )
         fisf = _fisf_problems(replayed, first, left, params)
+        rack = str(replayed.rack or "").strip()
+        reliquat = reliquat_problem(rack, kept) if kept is not None and rack else None
+        if reliquat:
+            fisf.insert(0, reliquat)
         if fisf:
             replayed = replace(replayed, problems=(*replayed.problems, *fisf))
+        kept = _kept(rack, left - tiles_left(board, params)) if replayed.placed else None
         number = row.get("move")
         if isinstance(number, int):
             if number > expected:
@@ -833,6 +893,16 @@ def replay_game(rows: Iterable[Mapping[str, Any]], params: ScoringParams) -> Gam
             expected = number + 1
         moves.append(replayed)
     return GameReplay(tournament_id, game, tuple(moves), board)
+
+
+def _kept(rack: str, placed: Counter[str]) -> Counter[str] | None:
+    """The reliquat a move leaves: its rack minus the tiles it placed; None when its rack is
+    not written or cannot be read."""
+    try:
+        tiles = parse_rack(rack) if rack else None
+    except ValueError:
+        return None
+    return None if tiles is None else tiles - placed
 
 
 def _fisf_problems(
