@@ -15,6 +15,7 @@ The provisional classification after each event is in `transforms.series_provisi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -316,17 +317,26 @@ def season_standings(
 # --------------------------------------------------------------------------- cascade
 
 
-def series_boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
-    """Cumulative boundaries round(cumulative share × N) of series 1–5 (6 is the rest)."""
-    bounds: dict[int, int] = {}
+@functools.lru_cache(maxsize=64)
+def _cumulative_shares(quotas: SeriesQuotas) -> tuple[tuple[int, Fraction], ...]:
+    """(series, cumulative share in percent) of series 1–6 up to the rest series."""
+    shares: list[tuple[int, Fraction]] = []
     cumulative = Fraction(0)
     for s in CASCADE_SERIES:
         share = quotas.series_share(s)
         if share is None:
             break
         cumulative += share
-        bounds[s] = round_half_away(cumulative * population / 100)
-    return bounds
+        shares.append((s, cumulative))
+    return tuple(shares)
+
+
+def series_boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
+    """Cumulative boundaries round(cumulative share × N) of series 1–5 (6 is the rest)."""
+    return {
+        s: round_half_away(cumulative * population / 100)
+        for s, cumulative in _cumulative_shares(quotas)
+    }
 
 
 def _admit_codes(values: np.ndarray, remaining: np.ndarray, wanted: int) -> np.ndarray:

@@ -5,11 +5,13 @@ the events 1..k (population: the players with a result so far plus the season's 
 licensees, who are series 7 until their first result). It is computed in one pass over
 the season's events in docs/rules.md §0 order: each player's standings after each event they
 played are cumulative sums over the (player, event) table, computed once; after event k
-only the players of event k change their sums. `_CascadeState` keeps everyone's current
-values and, per criterion, their sorted values (updated by deleting and inserting the
-event's players), so the cascade of each event finds every bar by binary search instead
-of sorting. Values may differ from `season_standings` in the last bits (summation order);
-ties within TIE_TOLERANCE decide the same admissions.
+only the players of event k change their sums. The pass over the events is one compiled
+loop (Numba, `_provisional_steps`): it keeps everyone's current values and, per criterion,
+the present players sorted by value, where only the event's players are taken out and put
+back (`_merge_event`), so the cascade of each event walks each criterion from its best
+value to its bar instead of sorting (`_cascade_present`). Values may differ from
+`season_standings` in the last bits (summation order); ties within TIE_TOLERANCE decide
+the same admissions.
 
 Storage (`series_provisional`): the full table, every player after every event, is about
 events × players (10 M rows a season for 20,000 players) and took longer to write than to
@@ -23,15 +25,14 @@ any event; `provisional_classification` returns the full table.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
+import numba
 import numpy as np
 import polars as pl
 
 from transforms.calendar import ordered_events
 from transforms.series import (
-    _CRITERION_COLUMNS,
     _CRITERION_ROW,
     _PCT,
     CASCADE_SERIES,
@@ -81,102 +82,225 @@ def _running_standings(
     )
 
 
-class _CascadeState:
-    """Current %N1–%N4 and PC of the players so far, for the per-event cascade: the values
-    (NaN ranked as −inf) plus, per criterion, the present players' values sorted ascending
-    (one row each), kept sorted by deleting and inserting the values of the players of each
-    event, so each series' bar needs no sort."""
-
-    def __init__(self, criteria: int, players: int) -> None:
-        self.values = np.full((criteria, players), -math.inf)
-        self.present = np.zeros(players, dtype=bool)
-        self.ascending = np.empty((criteria, 0), dtype=np.float64)
-
-    def update(self, players: np.ndarray, values: np.ndarray) -> None:
-        """New current values (a (criteria, m) array) of `players` (distinct indices)."""
-        values = np.where(np.isnan(values), -math.inf, values)
-        known = self.present[players]
-        ascending = self.ascending
-        rows, width = ascending.shape
-        if known.any():
-            old = np.sort(self.values[:, players[known]], axis=1)
-            # Equal old values of a row go to distinct positions: first one + rank in the run.
-            steps = np.arange(old.shape[1])
-            first = np.ones(old.shape, dtype=bool)
-            first[:, 1:] = old[:, 1:] != old[:, :-1]
-            starts = np.where(first, steps, 0)
-            offsets = steps - np.maximum.accumulate(starts, axis=1)
-            flat = [
-                r * width + np.searchsorted(ascending[r], old[r], side="left") + offsets[r]
-                for r in range(rows)
-            ]
-            width -= old.shape[1]
-            ascending = np.delete(ascending.ravel(), np.concatenate(flat)).reshape(rows, width)
-        added = np.sort(values, axis=1)
-        flat = [
-            r * width + np.searchsorted(ascending[r], added[r], side="left") for r in range(rows)
-        ]
-        # Row r's values go before row r + 1's at a shared flat index (np.insert is stable).
-        self.ascending = np.insert(ascending.ravel(), np.concatenate(flat), added.ravel()).reshape(
-            rows, width + added.shape[1]
-        )
-        self.values[:, players] = values
-        self.present[players] = True
-
-    def cascade(self, n: int, bounds: Mapping[int, int]) -> np.ndarray:
-        """`_cascade_codes` of the first `n` players (the present ones), from the sorted
-        values: the bar of series s is the `wanted`-th best value among the players not
-        admitted yet, found by counting, in the top values, those not admitted yet; as in
-        `_admit_codes`, only values above 0 are admitted."""
-        codes = np.zeros(n, dtype=np.int8)
-        admitted = np.empty(0, dtype=np.int64)
-        for s in CASCADE_SERIES:
-            remaining = n - admitted.size
-            if remaining == 0:
-                break
-            if s in bounds:
-                wanted = bounds[s] - admitted.size
-                if wanted <= 0:
-                    continue
-                row = _CRITERION_ROW[s]
-                values = self.values[row, :n]
-                # a value of 0 or none is never admitted (§3: a bar is never 0)
-                open_ = (codes == 0) & (values > 0)
-                if wanted < remaining:
-                    bar = _bar_excluding(self.ascending[row], values[admitted], wanted)
-                    chosen = np.flatnonzero(open_ & (values >= bar - TIE_TOLERANCE))
-                else:
-                    chosen = np.flatnonzero(open_)
-            else:
-                chosen = np.flatnonzero(codes == 0)
-            codes[chosen] = s
-            admitted = np.concatenate([admitted, chosen])
-        return codes
-
-
-def _bar_excluding(ascending: np.ndarray, excluded: np.ndarray, wanted: int) -> float:
-    """The `wanted`-th largest value of the multiset `ascending` minus `excluded` (a
-    sub-multiset; `wanted` ≤ the size of the difference). Only the top `wanted` + |excluded|
-    values can hold it: it is the largest of them with at least `wanted` values ≥ it left
-    (a count that never grows with the value: binary search)."""
-    n, size = ascending.size, excluded.size
-    if size == 0:
-        return float(ascending[n - wanted])
-    excluded = np.sort(excluded)
-
-    def left(position: int) -> int:
-        value = ascending[position]
-        full = n - int(np.searchsorted(ascending, value, side="left"))
-        return full - (size - int(np.searchsorted(excluded, value, side="left")))
-
-    low, high = n - wanted - size, n - 1  # left(low) >= wanted
+@numba.njit(cache=True, nogil=True)
+def _lower_bound(values: np.ndarray, ids: np.ndarray, size: int, value: float, key: int) -> int:
+    """First position of the `size` (value, id) pairs sorted ascending not below (value, key)."""
+    low, high = 0, size
     while low < high:
-        middle = (low + high + 1) // 2
-        if left(middle) >= wanted:
-            low = middle
+        middle = (low + high) // 2
+        v = values[middle]
+        if v < value or (v == value and ids[middle] < key):
+            low = middle + 1
         else:
-            high = middle - 1
-    return float(ascending[low])
+            high = middle
+    return low
+
+
+@numba.njit(cache=True, nogil=True)
+def _merge_event(
+    values: np.ndarray,
+    ids: np.ndarray,
+    size: int,
+    out_values: np.ndarray,
+    out_ids: np.ndarray,
+    old: np.ndarray,
+    new: np.ndarray,
+    players: np.ndarray,
+    moving: np.ndarray,
+    placed: np.ndarray,
+) -> None:
+    """One criterion's present players sorted by (value, player), `values` and `ids`, after
+    the event whose `players` go from `old` to `new` values (`moving`: those already
+    present; `placed`: the order of their new pairs), written to `out_values`, `out_ids`:
+    the moving players' old pairs are found and the new pairs placed by binary search, and
+    the runs between them copied whole."""
+    m = players.size
+    removed = np.empty(m, dtype=np.int64)
+    n_removed = 0
+    for q in range(m):
+        if moving[q]:
+            removed[n_removed] = _lower_bound(values, ids, size, old[q], players[q])
+            n_removed += 1
+    for q in range(1, n_removed):  # insertion sort: an event's players are few
+        at, position = q, removed[q]
+        while at > 0 and removed[at - 1] > position:
+            removed[at] = removed[at - 1]
+            at -= 1
+        removed[at] = position
+    inserted = np.empty(m, dtype=np.int64)
+    for q in range(m):
+        j = placed[q]
+        inserted[q] = _lower_bound(values, ids, size, new[j], players[j])
+    source, out, r, q = 0, 0, 0, 0
+    while r < n_removed or q < m:
+        # at one position, a new pair goes before the pair there, which may be removed
+        insert = q < m and (r >= n_removed or inserted[q] <= removed[r])
+        at = inserted[q] if insert else removed[r]
+        run = at - source
+        out_values[out : out + run] = values[source:at]
+        out_ids[out : out + run] = ids[source:at]
+        out += run
+        source = at
+        if insert:
+            j = placed[q]
+            out_values[out] = new[j]
+            out_ids[out] = players[j]
+            out += 1
+            q += 1
+        else:
+            source += 1
+            r += 1
+    run = size - source
+    out_values[out : out + run] = values[source:size]
+    out_ids[out : out + run] = ids[source:size]
+
+
+@numba.njit(cache=True, nogil=True)
+def _cascade_present(
+    codes: np.ndarray,
+    n: int,
+    sorted_values: np.ndarray,
+    sorted_ids: np.ndarray,
+    bounds: np.ndarray,
+    series_row: np.ndarray,
+    tolerance: float,
+) -> None:
+    """`_cascade_codes` of the `n` present players into `codes[:n]`, from each criterion's
+    present players sorted by value (`sorted_values`, `sorted_ids`): the bar of series s is
+    the `wanted`-th best value among the players not admitted yet, found by walking the
+    row from its best value; as in `_admit_codes`, only values above 0 are admitted.
+    `bounds`: the cumulative boundary of each series 1–6 (−1: the rest series)."""
+    codes[:n] = 0
+    admitted = 0
+    for s in range(1, 7):
+        remaining = n - admitted
+        if remaining == 0:
+            break
+        chosen = 0
+        if bounds[s - 1] >= 0:
+            wanted = bounds[s - 1] - admitted
+            if wanted <= 0:
+                continue
+            values = sorted_values[series_row[s]]
+            line = sorted_ids[series_row[s]]
+            threshold = -np.inf
+            if wanted < remaining:
+                count = 0
+                for p in range(n - 1, -1, -1):
+                    if codes[line[p]] == 0:
+                        count += 1
+                        if count == wanted:
+                            threshold = values[p] - tolerance
+                            break
+            for p in range(n - 1, -1, -1):
+                v = values[p]
+                if v < threshold or v <= 0:
+                    break  # sorted: nothing lower is admitted
+                j = line[p]
+                if codes[j] == 0:
+                    codes[j] = s
+                    chosen += 1
+        else:
+            for j in range(n):
+                if codes[j] == 0:
+                    codes[j] = s
+                    chosen += 1
+        admitted += chosen
+
+
+@numba.njit(cache=True, nogil=True)
+def _grow(array: np.ndarray, size: int) -> np.ndarray:
+    bigger = np.empty(max(2 * array.size, size), dtype=array.dtype)
+    bigger[: array.size] = array
+    return bigger
+
+
+@numba.njit(cache=True, nogil=True)
+def _provisional_steps(
+    row_i: np.ndarray,
+    row_values: np.ndarray,
+    row_order: np.ndarray,
+    cuts: np.ndarray,
+    present: np.ndarray,
+    event_bounds: np.ndarray,
+    base_codes: np.ndarray,
+    series_row: np.ndarray,
+    new_licensee: int,
+    tolerance: float,
+    changes_only: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The provisional classification after each event, in one compiled pass over the
+    season's events: (event, player, series code, value) of every row emitted (`changes_only`:
+    the rows that differ from the player's previous one; else every classified row).
+
+    After event k only its players' values change: they are written into the current values
+    and merged into each criterion's sorted row (`_merge_event`), and the cascade of the
+    present players reads the sorted rows (`_cascade_present`)."""
+    criteria, n_total = row_values.shape[0], base_codes.size
+    state = np.full((criteria, n_total), np.nan)  # the values as computed (NaN kept)
+    ranked = np.full((criteria, n_total), -np.inf)  # NaN ranked as -inf
+    # each criterion's present players sorted by (value, player), and a second buffer
+    sorted_values = np.empty((criteria, n_total))
+    sorted_ids = np.empty((criteria, n_total), dtype=np.int64)
+    spare_values = np.empty((criteria, n_total))
+    spare_ids = np.empty((criteria, n_total), dtype=np.int64)
+    codes = base_codes.copy()
+    previous_codes = np.zeros(n_total, dtype=np.int8)
+    previous_values = np.full(n_total, np.nan)
+    out_k = np.empty(4 * n_total + 16, dtype=np.int64)
+    out_i = np.empty(out_k.size, dtype=np.int64)
+    out_code = np.empty(out_k.size, dtype=np.int8)
+    out_value = np.empty(out_k.size, dtype=np.float64)
+    emitted = 0
+    size = 0
+    for k in range(cuts.size - 1):
+        lo, hi = cuts[k], cuts[k + 1]
+        players = row_i[lo:hi]
+        moving = players < size  # present before: their old pairs leave the sorted rows
+        for r in range(criteria):
+            old = ranked[r][players]
+            for q in range(players.size):
+                v = row_values[r, lo + q]
+                state[r, players[q]] = v
+                ranked[r, players[q]] = -np.inf if np.isnan(v) else v
+            new = ranked[r][players]
+            _merge_event(
+                sorted_values[r], sorted_ids[r], size, spare_values[r], spare_ids[r],
+                old, new, players, moving, row_order[r, lo:hi] - lo,
+            )  # fmt: skip
+        sorted_values, spare_values = spare_values, sorted_values
+        sorted_ids, spare_ids = spare_ids, sorted_ids
+        n = present[k]
+        size = n
+        _cascade_present(
+            codes, n, sorted_values, sorted_ids, event_bounds[k], series_row, tolerance
+        )
+        if emitted + n_total > out_k.size:
+            out_k = _grow(out_k, emitted + n_total)
+            out_i = _grow(out_i, emitted + n_total)
+            out_code = _grow(out_code, emitted + n_total)
+            out_value = _grow(out_value, emitted + n_total)
+        for i in range(n_total):
+            code = codes[i]
+            value = np.nan
+            if code != 0 and code != new_licensee:
+                value = state[series_row[code], i]
+            if changes_only:
+                before = previous_values[i]
+                if code == previous_codes[i] and (
+                    value == before or (np.isnan(value) and np.isnan(before))
+                ):
+                    continue
+                previous_codes[i] = code
+                previous_values[i] = value
+            elif code == 0:
+                continue
+            out_k[emitted] = k
+            out_i[emitted] = i
+            out_code[emitted] = code
+            out_value[emitted] = value
+            emitted += 1
+    return out_k[:emitted], out_i[:emitted], out_code[:emitted], out_value[:emitted]
 
 
 def _provisional(
@@ -209,7 +333,7 @@ def _provisional(
     new_ids = new_licensees.select(pl.col("player_id").cast(pl.String)).unique()
     absent_new = new_ids.join(first, on="player_id", how="anti").sort("player_id")
     players = pl.concat([first.get_column("player_id"), absent_new.get_column("player_id")])
-    n_with_results, n_total = first.height, players.len()
+    n_with_results = first.height
     index = players.to_frame().with_row_index("_i").with_columns(pl.col("_i").cast(pl.Int64))
     is_new = players.is_in(new_ids.get_column("player_id").implode()).to_numpy()
     first_k = first.get_column("_first").to_numpy()
@@ -226,54 +350,44 @@ def _provisional(
     cuts = np.searchsorted(row_k, np.arange(n_events + 1))
 
     # Criterion row of each series code (0 = outside, 7 = new licensee: no value).
-    code_row = np.zeros(8, dtype=np.int64)
+    series_row = np.zeros(8, dtype=np.int64)
     for s in CASCADE_SERIES:
-        code_row[s] = _CRITERION_ROW[s]
-    state = np.full((len(_CRITERION_COLUMNS), n_total), np.nan)
-    ranking = _CascadeState(len(_CRITERION_COLUMNS), n_total)
-    flat_columns = np.arange(n_total)
+        series_row[s] = _CRITERION_ROW[s]
+    # The cumulative boundaries of series 1–6 after each event (−1: the rest series).
+    by_size: dict[int, np.ndarray] = {}
+    event_bounds = np.empty((n_events, len(CASCADE_SERIES)), dtype=np.int64)
+    for k, size in enumerate(population.tolist()):
+        if size not in by_size:
+            bounds = series_boundaries(quotas, size)
+            by_size[size] = np.array([bounds.get(s, -1) for s in CASCADE_SERIES], dtype=np.int64)
+        event_bounds[k] = by_size[size]
     base_codes = np.where(is_new, int(NEW_LICENSEE_SERIES), 0).astype(np.int8)
-    previous_codes = np.zeros(n_total, dtype=np.int8)
-    previous_values = np.full(n_total, np.nan)
-    bounds_cache: dict[int, dict[int, int]] = {}
-    out_k: list[np.ndarray] = []
-    out_i: list[np.ndarray] = []
-    out_code: list[np.ndarray] = []
-    out_value: list[np.ndarray] = []
-    for k in range(n_events):
-        lo, hi = cuts[k], cuts[k + 1]
-        state[:, row_i[lo:hi]] = row_values[:, lo:hi]
-        ranking.update(row_i[lo:hi], row_values[:, lo:hi])
-        size = int(population[k])
-        if size not in bounds_cache:
-            bounds_cache[size] = series_boundaries(quotas, size)
-        n = int(present[k])
-        codes = base_codes.copy()
-        codes[:n] = ranking.cascade(n, bounds_cache[size])
-        values = state.ravel()[code_row[codes] * n_total + flat_columns]
-        values[(codes == 0) | (codes == int(NEW_LICENSEE_SERIES))] = np.nan
-        if changes_only:
-            same = (codes == previous_codes) & (
-                (values == previous_values) | (np.isnan(values) & np.isnan(previous_values))
-            )
-            emit = np.flatnonzero(~same)
-            previous_codes, previous_values = codes, values
-        else:
-            emit = np.flatnonzero(codes)
-        out_k.append(np.full(emit.size, k, dtype=np.int64))
-        out_i.append(emit)
-        out_code.append(codes[emit])
-        out_value.append(values[emit])
+    # Each criterion's rows in (event, value, player) order, NaN as -inf: the order in
+    # which an event's players enter the sorted rows.
+    ranked = np.where(np.isnan(row_values), -np.inf, row_values)
+    row_order = np.stack([np.lexsort((row_i, r, row_k)) for r in ranked]).astype(np.int64)
+    steps_out, players_out, codes_out, values_out = _provisional_steps(
+        np.ascontiguousarray(row_i, dtype=np.int64),
+        np.ascontiguousarray(row_values, dtype=np.float64),
+        row_order,
+        cuts.astype(np.int64),
+        present.astype(np.int64),
+        event_bounds,
+        base_codes,
+        series_row,
+        int(NEW_LICENSEE_SERIES),
+        TIE_TOLERANCE,
+        changes_only,
+    )
 
-    steps_out, players_out = np.concatenate(out_k), np.concatenate(out_i)
     code = pl.col("_code")
     frame = pl.DataFrame(
         {
             "_k": steps_out,
             "after_tournament_id": ids.gather(steps_out),
             "player_id": players.gather(players_out),
-            "_code": np.concatenate(out_code),
-            "value": np.concatenate(out_value),
+            "_code": codes_out,
+            "value": values_out,
         }
     )
     return (
