@@ -377,3 +377,25 @@ def test_the_warehouse_is_only_read(sample_site: Path, tmp_path: Path) -> None:
     assert "rating_backtest" not in Warehouse(warehouse).tables()
     assert (tmp_path / DATABASE).exists()
     assert out.predictions.games.height > 1000
+
+
+def test_the_notebook_explores_the_tables(
+    wespa_run: Outputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """notebooks/backtest.py run through marimo on the tables the command wrote."""
+    import importlib.util
+
+    from pipelines.paths import PROJECT_ROOT
+
+    monkeypatch.setenv("CLASSEMENT_BACKTEST", str(wespa_run.database))
+    spec = importlib.util.spec_from_file_location(
+        "notebook_backtest", PROJECT_ROOT / "notebooks" / "backtest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _, defs = module.app.run()
+    overall = defs["overall"]
+    assert overall.height == len(backtest.system_names(list(ELO))) - 1  # all but higher_cote
+    assert overall["log_loss"].is_sorted()
+    assert len(defs["curves"].data) == overall.height + 1  # and the diagonal
