@@ -10,7 +10,7 @@ programmer (a parser built wrongly) keeps its English words.
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Any, NoReturn
 
 WORDS = {
     "usage: ": "utilisation : ",
@@ -68,8 +68,49 @@ def install() -> None:
     setattr(argparse, "ngettext", french_plural)  # noqa: B010
 
 
+# The name a value is shown by in `--help` when its command gives none (argparse would
+# show its English `dest` in capitals: WAREHOUSE, OUT…), by `dest`.
+METAVARS = {
+    "raw": "DOSSIER",
+    "reports": "DOSSIER",
+    "out": "DOSSIER",
+    "home": "DOSSIER",
+    "reference": "DOSSIER",
+    "quarantine": "DOSSIER",
+    "workloads": "DOSSIER",
+    "results": "DOSSIER",
+    "warehouse": "FICHIER",
+    "sheet": "FEUILLE",
+    "notebook": "CARNET",
+    "season": "SAISON",
+    "game": "N",
+    "seed": "N",
+    "seasons": "N",
+    "players": "N",
+    "min_games": "N",
+    "port": "PORT",
+    "host": "ADRESSE",
+}
+
+
+class FrenchFormatter(argparse.HelpFormatter):
+    """Help whose values are named in French when their command gives no name (`METAVARS`)."""
+
+    def _get_default_metavar_for_optional(self, action: argparse.Action) -> str:
+        return METAVARS.get(action.dest, action.dest.upper())
+
+    def _get_default_metavar_for_positional(self, action: argparse.Action) -> str:
+        return METAVARS.get(action.dest, action.dest)
+
+
 class FrenchParser(argparse.ArgumentParser):
-    """A parser whose error names the expected type in French (`nombre entier`, not `int`)."""
+    """A parser whose values are named in French in its help (`FrenchFormatter`) and whose
+    error names the expected type in French (`nombre entier`, not `int`); its sub-commands'
+    parsers are FrenchParsers too (argparse builds them with the class of their parent)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", FrenchFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         for name, word in TYPES.items():

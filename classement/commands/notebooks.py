@@ -49,14 +49,19 @@ CHART_ID = "notebook-chart-{}"
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "notebook-html",
-        help="export an analyst notebook to one HTML page that works offline, as a file",
-        description="Run a marimo notebook of notebooks/ against the warehouse "
-        "(CLASSEMENT_WAREHOUSE, else data/warehouse.duckdb) and write DIR/<name>.html: one "
-        "self-contained page (charts, tables, plotly.js inline) that opens as a file, with "
-        "no network.",
+        help="exporter un carnet d'analyse en une page HTML qui s'ouvre hors ligne",
+        description="Exécute un carnet marimo de notebooks/ sur l'entrepôt "
+        "(CLASSEMENT_WAREHOUSE, sinon data/warehouse.duckdb) et écrit DOSSIER/<nom>.html : "
+        "une page autonome (graphiques, tableaux, plotly.js compris) qui s'ouvre comme un "
+        "fichier, sans réseau.",
     )
-    parser.add_argument("notebook", help="a notebook: its path, or its name in notebooks/")
-    parser.add_argument("--out", type=Path, default=Path("notebooks-html"), help="folder")
+    parser.add_argument("notebook", help="un carnet : son chemin, ou son nom dans notebooks/")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("notebooks-html"),
+        help="le dossier écrit (par défaut : notebooks-html/)",
+    )
     parser.set_defaults(func=run)
 
 

@@ -43,25 +43,27 @@ UNREADABLE = 2
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="replay a duplicate game sheet and check each move's score (docs/rules.md §7)",
-        description="Replays the master game(s) of a game sheet (CSV or XLSX, columns "
-        "tournament_id, game, move, rack, word, position, score: docs/exports.md) move by "
-        "move: each move with its words and computed score, then the board. Exit status 0 "
-        "when every move scores as stated, 1 when some differ or are irregular, 2 when the "
-        "file cannot be read.",
+        help="rejouer une feuille de partie duplicate et vérifier le score de chaque coup",
+        description="Rejoue coup par coup la ou les parties d'une feuille de partie (CSV ou "
+        "XLSX, colonnes tournament_id, game, move, rack, word, position, score : "
+        "docs/exports.md) : chaque coup avec ses mots et son score calculé, puis la grille "
+        "(docs/rules.md §7). Code de sortie 0 quand chaque coup vaut le score écrit, 1 quand "
+        "certains diffèrent ou sont irréguliers, 2 quand le fichier ne peut pas être lu.",
     )
     parser.add_argument(
-        "sheet", type=Path, nargs="?", default=None, help="the game sheet (CSV, XLSX)"
+        "sheet", type=Path, nargs="?", default=None, help="la feuille de partie (CSV, XLSX)"
     )
     parser.add_argument(
         "--sheet",
         type=Path,
         dest="sheet_option",
         default=None,
-        metavar="SHEET",
-        help="the game sheet, as an option (same as the positional SHEET)",
+        metavar="FEUILLE",
+        help="la feuille de partie, donnée en option (comme FEUILLE ci-dessus)",
     )
-    parser.add_argument("--game", type=int, default=None, help="replay only this game (manche)")
+    parser.add_argument(
+        "--game", type=int, default=None, help="ne rejouer que cette partie (manche)"
+    )
     parser.set_defaults(func=run, parser=parser)
 
 
