@@ -180,6 +180,12 @@ def _panel(
         )
     shapes: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
+    # A bar label is written left of its line (the row's own players are on its right),
+    # unless the line is in the first third of the axis: then on its right, inside the
+    # chart (a phone's chart is too narrow for it on the left).
+    values = [v for t in traces for v in t["x"]]
+    values += bars.filter(pl.col("rule") == rule)["bar"].drop_nulls().to_list()
+    low_end = min(values) + (max(values) - min(values)) / 3 if values else None
     for r in bars.filter(pl.col("rule") == rule).iter_rows(named=True):
         if r["bar"] is None or r["kind"] == "rest":
             continue
@@ -210,12 +216,11 @@ def _panel(
             {
                 "xref": xref,
                 "yref": yref,
-                # left of the line: the row's own players are on its right
                 "x": r["bar"],
                 "y": (low + high) / 2,
-                "xanchor": "right",
+                "xanchor": "left" if low_end is not None and r["bar"] < low_end else "right",
                 "yanchor": "middle",
-                "xshift": -3,
+                "xshift": 3 if low_end is not None and r["bar"] < low_end else -3,
                 "text": plotly_text(_bar_text(r["kind"], rule, r["bar"])),
                 "showarrow": False,
                 "font": {"color": BAR_LINE, "size": 10},
@@ -223,16 +228,21 @@ def _panel(
         )
     if rule == "median_cle":
         present = cle.filter(pl.col("players") > 0)
-        for r in present.iter_rows(named=True):
-            if r["lower_bound"] is not None:
-                shape, note = vline(
-                    r["lower_bound"],
-                    f"{series_label(r['series'])} ≥ {fmt_number(r['lower_bound'], 2)} %",
-                    xref=xref,
-                    yref=f"{yref} domain",
-                )
-                shapes.append(shape)
-                notes.append(note)
+        drawn = [v for t in traces for v in t["x"]] + present["lower_bound"].drop_nulls().to_list()
+        middle = (min(drawn) + max(drawn)) / 2 if drawn else None
+        bounds = [r for r in present.iter_rows(named=True) if r["lower_bound"] is not None]
+        for level, r in enumerate(sorted(bounds, key=lambda r: -r["lower_bound"])):
+            # one line each, written inside the chart: close bounds never overlap on a phone
+            shape, note = vline(
+                r["lower_bound"],
+                f"{series_label(r['series'])} ≥ {fmt_number(r['lower_bound'], 2)} %",
+                xref=xref,
+                yref=f"{yref} domain",
+                level=level,
+                xanchor="right" if middle is not None and r["lower_bound"] > middle else "left",
+            )
+            shapes.append(shape)
+            notes.append(note)
         traces.append(
             {
                 "type": "scatter",
