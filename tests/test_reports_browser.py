@@ -254,16 +254,48 @@ def test_both_index_bars_are_visible(browser: object, sample: Path, tmp_path: Pa
     opened.page.close()
 
 
+# Per chart, its labels (annotations: bar labels; axis titles) that overlap another or
+# leave the chart's box: [chart id, text, other text or « dehors »].
+LABEL_CLASHES = """() => Array.from(document.querySelectorAll('.plot')).flatMap(div => {
+  const box = div.getBoundingClientRect();
+  const labels = Array.from(div.querySelectorAll(
+    '.infolayer g.annotation, .infolayer text[class$="title"]'))
+    .map(e => ({text: e.textContent, r: e.getBoundingClientRect()}))
+    .filter(l => l.r.width > 0 && l.r.height > 0);
+  const clashes = [];
+  labels.forEach((a, i) => {
+    if (a.r.left < box.left - 1 || a.r.right > box.right + 1) {
+      clashes.push([div.id, a.text, 'dehors']);
+    }
+    labels.slice(i + 1).forEach(b => {
+      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (w > 1 && h > 1) { clashes.push([div.id, a.text, b.text]); }
+    });
+  });
+  return clashes;
+})"""
+
+
 def test_no_sideways_scroll_on_a_phone(browser: object, sample: Path, tmp_path: Path) -> None:
-    season = _sample_seasons(sample)[-1]
+    """At 390 px: no page wider than the screen (the season reports, a player, the index
+    and every circuit page: issue 27, item 5, the PACA ranking once made its page 1 175 px
+    wide), no chart label over another or out of its chart (Figure 4's axis titles, the
+    cote bar labels), and legends under their charts."""
+    seasons = _sample_seasons(sample)
     pages = sorted((sample / "joueurs").glob("*.html"))
     with_series = next(p for p in pages if "chart-player-series" in p.read_text("utf-8"))
-    for path in (sample / season / "index.html", with_series, sample / "index.html"):
+    circuits = sorted((sample / "circuits").glob("*/*.html"))
+    assert any(p.name == "paca.html" for p in circuits), circuits
+    paths = [*(sample / s / "index.html" for s in seasons), with_series, sample / "index.html"]
+    for path in [*paths, *circuits]:
         page = browser.new_page(viewport=NARROW)  # type: ignore[attr-defined]
         page.goto(path.resolve().as_uri(), wait_until="load")
         page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
-        page.screenshot(path=str(tmp_path / f"phone-{path.stem}.png"), full_page=True)
+        shot = f"phone-{path.parent.name}-{path.stem}.png"
+        page.screenshot(path=str(tmp_path / shot), full_page=True)
         assert page.evaluate(OVERFLOW) <= 0, path
+        assert page.evaluate(LABEL_CLASHES) == [], path
         # the legends sit below their charts, never beside them
         legends = page.evaluate(
             """() => Array.from(document.querySelectorAll('.plot')).flatMap(div => {

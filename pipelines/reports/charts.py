@@ -84,8 +84,24 @@ def hline(y: float, label: str, *, yref: str = "y", xref: str = "x domain") -> t
     return shape, note
 
 
-def vline(x: float, label: str, *, xref: str = "x", yref: str = "y domain") -> tuple[dict, dict]:
-    """A vertical bar line and its label."""
+# The height of a bar label's line: a chart's labels are staggered by this much (pixels,
+# whatever the screen's width) so that two close bars never write one over the other.
+LABEL_ROW = 16
+
+
+def vline(
+    x: float,
+    label: str,
+    *,
+    xref: str = "x",
+    yref: str = "y domain",
+    level: int = 0,
+    xanchor: str = "left",
+) -> tuple[dict, dict]:
+    """A vertical bar line and its label, the label `level` lines below the top (give
+    each bar of a chart its own level when their labels could meet), written to the right
+    of the line (`xanchor` "left") or, for a bar near the axis' right end, to its left
+    ("right")."""
     shape = {
         "type": "line",
         "xref": xref,
@@ -99,7 +115,7 @@ def vline(x: float, label: str, *, xref: str = "x", yref: str = "y domain") -> t
     note = {
         "xref": xref,
         "x": x,
-        "xanchor": "left",
+        "xanchor": xanchor,
         "yref": yref,
         "y": 1,
         "yanchor": "top",
@@ -108,6 +124,8 @@ def vline(x: float, label: str, *, xref: str = "x", yref: str = "y domain") -> t
         "font": {"color": BAR_LINE, "size": 11},
         "bgcolor": "rgba(255,255,255,0.7)",
     }
+    if level:
+        note["yshift"] = -LABEL_ROW * level
     return shape, note
 
 

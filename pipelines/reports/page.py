@@ -37,6 +37,17 @@ var LEGEND_ROW = 22;
 window.classementPlot = function (id, spec) {
   var div = document.getElementById(id);
   var layout = spec.layout || {};
+  if (window.innerWidth < NARROW && spec.narrow) {
+    // the chart's own layout for a phone (e.g. its subplots stacked in one column)
+    layout = Object.assign({}, layout);
+    Object.keys(spec.narrow).forEach(function (key) {
+      var value = spec.narrow[key];
+      var merge = value && typeof value === "object" && !Array.isArray(value) &&
+        layout[key] && typeof layout[key] === "object";
+      layout[key] = merge ? Object.assign({}, layout[key], value) : value;
+    });
+    if (spec.narrow.height) { div.style.height = layout.height + "px"; }
+  }
   if (window.innerWidth < NARROW) {
     layout = Object.assign({}, layout);
     var entries = (spec.data || []).filter(function (t) {

@@ -27,6 +27,9 @@ class Chart:
     figure: go.Figure | Mapping[str, Any]
     caption: str
     height: int = 420
+    # layout changes for a narrow screen (a phone, under 600 px): each key replaces the
+    # layout's, an object merged into the layout's object (e.g. subplots stacked)
+    narrow: Mapping[str, Any] | None = None
 
 
 Fragment = Html | Chart
@@ -60,6 +63,8 @@ def chart_html(div_id: str, chart: Chart, number: int) -> Html:
     layout = dict(spec.get("layout", {}))
     layout["height"] = chart.height
     payload = {"data": spec.get("data", []), "layout": layout, "config": PLOT_CONFIG}
+    if chart.narrow:
+        payload["narrow"] = dict(chart.narrow)
     return Html(
         f'<figure class="chart" id="{esc(div_id)}-figure">'
         f'<div id="{esc(div_id)}" class="plot" style="height:{int(chart.height)}px"></div>'

@@ -192,10 +192,10 @@ def render_crosstable(
         out += _heading(data, tid, len(finals) > 1)
         out.append(
             Html(
-                '<table class="crosstable" style="font-size:.72rem">'
+                '<div class="scroll"><table class="crosstable" style="font-size:.72rem">'
                 "<caption>Tableau croisé (joueurs dans l'ordre du classement)</caption>"
                 f"<thead><tr><th>#</th><th>Place</th><th>Joueur</th>{head}</tr></thead>"
-                f"<tbody>{''.join(body)}</tbody></table>"
+                f"<tbody>{''.join(body)}</tbody></table></div>"
             )
         )
     return out

@@ -174,9 +174,11 @@ def _ranking_table(
             _cell(_strong(points(r["best5_total"])), True),
         ]
         body.append(f"<tr>{''.join(cells)}</tr>")
+    # in a box of its own that scrolls sideways on a phone (never the page)
     return Html(
+        '<div class="scroll">'
         f'<table class="ranking" style="font-size:.78rem"><caption>{esc(caption)}</caption>'
-        f"<thead><tr>{''.join(heads)}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"<thead><tr>{''.join(heads)}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
 
 

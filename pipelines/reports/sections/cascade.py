@@ -23,41 +23,59 @@ KEY = "cascade"
 OTHERS = "*"
 
 
+# The unit of each criterion's access bar, written after every value (issue 27, item 6):
+# the percentages in %, the points de classement in PC.
+UNITS = {"pc": ("PC", 1)}
+PERCENT = ("%", 2)
+
+
 def _bar_value(criterion: str | None, bar: float | None) -> str | None:
-    if bar is None:
+    """An access bar with its unit: « 46,11 % », « 2 347,5 PC »."""
+    if bar is None or criterion is None:
         return None
-    if criterion == "pc":
-        return fmt_number(bar, 1)
-    return f"{fmt_number(bar, 2)} %"
+    unit, decimals = UNITS.get(criterion, PERCENT)
+    return f"{fmt_number(bar, decimals)} {unit}"
+
+
+def _is_empty(row: dict) -> bool:
+    """A series slot with neither quota nor admitted player nor bar (e.g. a series the
+    cascade does not fill): left out of the chart and the tables."""
+    return not row["target"] and not row["admitted"] and row["bar"] is None
 
 
 def _bars_table(rows: pl.DataFrame, caption: str | None = None) -> Html:
     ordered = sorted(
-        rows.iter_rows(named=True),
+        (r for r in rows.iter_rows(named=True) if not _is_empty(r)),
         key=lambda r: (series_sort_key(r["series"]), r["subseries"] or ""),
     )
+    columns = [
+        ("Série", lambda r: series_label(r["series"])),
+        ("Sous-série", lambda r: r["subseries"]),
+        ("Critère", lambda r: CRITERIA.get(r["criterion"], r["criterion"])),
+        ("Barre d'accès", lambda r: _bar_value(r["criterion"], r["bar"])),
+        ("Admis", lambda r: r["admitted"]),
+        ("Quota", lambda r: r["target"]),
+    ]
+    # a column no row fills (the sub-series of the international cascade, the quota of a
+    # federation's sub-series) is left out rather than shown as a column of « — »
+    kept = [(h, get) for h, get in columns if any(get(r) is not None for r in ordered)]
+    numeric = {"Barre d'accès", "Admis", "Quota"}
     return table(
-        ["Série", "Sous-série", "Critère", "Barre d'accès", "Admis", "Quota"],
-        [
-            (
-                series_label(r["series"]),
-                r["subseries"],
-                CRITERIA.get(r["criterion"], r["criterion"]),
-                _bar_value(r["criterion"], r["bar"]),
-                r["admitted"],
-                r["target"],
-            )
-            for r in ordered
-        ],
-        numeric=(3, 4, 5),
+        [h for h, _ in kept],
+        [tuple(get(r) for _, get in kept) for r in ordered],
+        numeric=[i for i, (h, _) in enumerate(kept) if h in numeric],
         caption=caption,
     )
 
 
 def _quota_chart(overall: pl.DataFrame) -> Chart:
-    rows = sorted(overall.iter_rows(named=True), key=lambda r: series_sort_key(r["series"]))
+    rows = sorted(
+        (r for r in overall.iter_rows(named=True) if not _is_empty(r)),
+        key=lambda r: series_sort_key(r["series"]),
+    )
     x = [series_label(r["series"]) for r in rows]
     bar_text = [_bar_value(r["criterion"], r["bar"]) or "" for r in rows]
+    criteria = [CRITERIA.get(r["criterion"], r["criterion"] or "—") for r in rows]
     traces = [
         {
             "type": "bar",
@@ -74,8 +92,10 @@ def _quota_chart(overall: pl.DataFrame) -> Chart:
             "y": [r["admitted"] for r in rows],
             "marker": {"color": PALETTE[0]},
             "text": bar_text,
+            "customdata": criteria,
             "textposition": "outside",
-            "hovertemplate": "%{x} : %{y} admis, barre %{text}<extra></extra>",
+            "hovertemplate": "%{x} : %{y} admis, barre d'accès (%{customdata}) : %{text}"
+            "<extra></extra>",
         },
     ]
     layout = base_layout(
@@ -89,7 +109,8 @@ def _quota_chart(overall: pl.DataFrame) -> Chart:
         "quotas",
         {"data": traces, "layout": layout},
         "Quotas de la cascade internationale (cible) et joueurs admis par série ; "
-        "au-dessus de chaque colonne, la barre d'accès",
+        "au-dessus de chaque colonne, la barre d'accès (en % pour les pourcentages %N1 à "
+        "%N4 et de la super-série, en PC : points de classement)",
         height=400,
     )
 

@@ -16,14 +16,30 @@ from pipelines.reports.section import Chart, Fragment, Section
 PERCENTS = ("pct_n1", "pct_n2", "pct_n3", "pct_n4")
 
 
+def _middle(values: pl.Series) -> float | None:
+    """The middle of the values' range: a bar label right of it is written to the bar's
+    left, so that it stays inside the chart."""
+    low, high = values.min(), values.max()
+    if low is None or high is None:
+        return None
+    return (float(low) + float(high)) / 2  # type: ignore[arg-type]
+
+
 def _cote_chart(data: ReportData, season: str) -> Chart | None:
     ranking = data.for_season("cote_ranking", season)
     if ranking.height == 0:
         return None
     bars = data.for_season("classique_series_bars", season).sort("bar", descending=True)
     shapes, notes = [], []
-    for row in bars.iter_rows(named=True):
-        shape, note = vline(row["bar"], f"{row['series']} ≥ {fmt_number(row['bar'])}")
+    middle = _middle(ranking["value"])
+    for level, row in enumerate(bars.iter_rows(named=True)):
+        # one line each (highest bar on top): close bars' labels never overlap on a phone
+        shape, note = vline(
+            row["bar"],
+            f"{row['series']} ≥ {fmt_number(row['bar'])}",
+            level=level,
+            xanchor="right" if middle is not None and row["bar"] > middle else "left",
+        )
         shapes.append(shape)
         notes.append(note)
     trace = {
@@ -101,11 +117,13 @@ def _percent_chart(standings: pl.DataFrame, bars: dict[str, float]) -> Chart:
             anchor=f"x{suffix}",
         )
         if column in bars:
+            middle = _middle(positive)
             shape, note = vline(
                 bars[column],
                 f"barre série {n} : {fmt_number(bars[column], 2)} %",
                 xref=f"x{suffix}",
                 yref=f"y{suffix} domain",
+                xanchor="right" if middle is not None and bars[column] > middle else "left",
             )
             shapes.append(shape)
             notes.append(note)
@@ -118,7 +136,31 @@ def _percent_chart(standings: pl.DataFrame, bars: dict[str, float]) -> Chart:
         "Distribution des pourcentages globaux %N1 à %N4 de la saison (joueurs au-dessus "
         "de 0 %), avec la barre d'accès de chaque série",
         height=560,
+        narrow=_stacked(len(PERCENTS)),
     )
+
+
+# On a phone the four histograms are stacked in one column (side by side, each x-axis
+# title, two lines wide, ran into its neighbour's: issue 27, item 5): each STACKED_ROW
+# pixels high, with STACKED_GAP pixels under it for its ticks and title.
+STACKED_ROW = 170
+STACKED_GAP = 95
+
+
+def _stacked(count: int) -> dict[str, Any]:
+    """The layout changes that stack `count` subplots (axes x, x2…, y, y2…) top to bottom."""
+    margin = {"l": 60, "r": 20, "t": 20, "b": 50}
+    plot = count * STACKED_ROW + (count - 1) * STACKED_GAP
+    out: dict[str, Any] = {"height": plot + margin["t"] + margin["b"], "margin": margin}
+    for i in range(count):
+        suffix = "" if i == 0 else str(i + 1)
+        top = 1 - i * (STACKED_ROW + STACKED_GAP) / plot
+        out[f"xaxis{suffix}"] = {"domain": [0.0, 1.0]}
+        out[f"yaxis{suffix}"] = {
+            "domain": [round(top - STACKED_ROW / plot, 4), round(top, 4)],
+            "title": {"text": "Joueurs"},
+        }
+    return out
 
 
 def render(data: ReportData, season: str) -> Sequence[Fragment]:
