@@ -32,6 +32,7 @@ Decisions taken here, where the rules are silent:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -152,21 +153,7 @@ def rate_tournament(
 
     reference = np.sort(cote)[::-1][rank - 1]
     initial_place = players.select(competition_rank_expr(pl.col("cote_before"))).to_series()
-    pe = n - rank + 1
-
-    divisors = np.asarray(params.bonus_divisors, dtype=np.int64)
-    has_bonus = rank <= len(divisors)
-    divisor = divisors[np.minimum(rank, len(divisors)) - 1]
-    bonus = np.where(has_bonus, divide_half_away(tparams.bonus_m, divisor), 0)
-
-    d = reference - cote
-    gain, loss = params.pj_gain, params.pj_loss
-    pj_raw = np.where(
-        d >= 0,
-        divide_half_away(d * gain.numerator, gain.denominator),
-        divide_half_away(d * loss.numerator, loss.denominator),
-    )
-    pj = np.clip(pj_raw, tparams.pj_min, tparams.pj_max)
+    pe, bonus, pj_raw, pj = _points(cote, reference, rank, n, tparams, params)
     frame = pl.DataFrame(
         {
             "season": pl.Series([season] * n, dtype=pl.String),
@@ -183,6 +170,32 @@ def rate_tournament(
         }
     )
     return COTE_HISTORY.check(frame)
+
+
+def _points(
+    cote: np.ndarray,
+    reference: np.ndarray,
+    rank: np.ndarray,
+    n: int,
+    tparams: TournamentParams,
+    params: CoteParams,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """PE, bonus B, raw PJ and PJ of the `n` players of one tournament (exact integers):
+    `cote` before it, `reference` the cote of the place of each one's `rank`."""
+    pe = n - rank + 1
+    divisors = np.asarray(params.bonus_divisors, dtype=np.int64)
+    has_bonus = rank <= len(divisors)
+    divisor = divisors[np.minimum(rank, len(divisors)) - 1]
+    bonus = np.where(has_bonus, divide_half_away(tparams.bonus_m, divisor), 0)
+    d = reference - cote
+    gain, loss = params.pj_gain, params.pj_loss
+    pj_raw = np.where(
+        d >= 0,
+        divide_half_away(d * gain.numerator, gain.denominator),
+        divide_half_away(d * loss.numerator, loss.denominator),
+    )
+    pj = np.clip(pj_raw, tparams.pj_min, tparams.pj_max)
+    return pe, bonus, pj_raw, pj
 
 
 def ordered_tournaments(tournaments: pl.DataFrame, disciplines: Sequence[str]) -> pl.DataFrame:
@@ -267,34 +280,109 @@ def cote_history(
     tournaments (the earlier seasons' `cote_history`, see `last_cotes`)."""
     ordered = ordered_tournaments(tournaments, params.disciplines)
     starts = starting_cotes(ordered, results, rating_lists, series, params)
-    rows = results.select("tournament_id", "player_id", "rank").join(
-        starts, on=["tournament_id", "player_id"], how="inner"
+    position = ordered.select("tournament_id", pl.int_range(pl.len()).alias("_t"))
+    rows = (
+        results.select("tournament_id", "player_id", "rank")
+        .join(starts, on=["tournament_id", "player_id"], how="inner")
+        .join(position, on="tournament_id", how="inner")
+        .sort("_t", "rank", "player_id", nulls_last=True)
     )
-    by_tournament = rows.partition_by("tournament_id", as_dict=True, include_key=True)
-    state: dict[str, int] = {} if prior is None else dict(prior.select("player_id", "cote").rows())
-    frames: list[pl.DataFrame] = []
-    for tournament in ordered.iter_rows(named=True):
-        tid = tournament["tournament_id"]
-        players = by_tournament.get((tid,))
-        if players is None or players.height == 0:
-            continue
-        tparams = tournament_params(tournament, params)
-        ids = players["player_id"].to_list()
-        before = [
-            state.get(p, s) for p, s in zip(ids, players["start_cote"].to_list(), strict=True)
-        ]
-        rated = rate_tournament(
-            players.with_columns(cote_before=pl.Series(before, dtype=pl.Int64)),
-            tparams,
-            params,
-            tournament_id=tid,
-            season=tournament.get("season"),
-        )
-        state.update(zip(rated["player_id"].to_list(), rated["cote_after"].to_list(), strict=True))
-        frames.append(rated.sort("rank", "player_id"))
-    if not frames:
+    if rows.height == 0:
         return COTE_HISTORY.empty()
-    return COTE_HISTORY.check(pl.concat(frames, how="vertical"))
+    t = rows.get_column("_t").to_numpy()
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(t)) + 1, [t.size]]).tolist()
+    spans = list(itertools.pairwise(bounds))
+    tparams = _checked_params(rows, ordered, [int(t[lo]) for lo, _ in spans], params)
+
+    # Each player by index, their cote carried in `state` once `known`.
+    prior_cotes = (
+        pl.DataFrame(schema={"player_id": pl.String, "cote": pl.Int64})
+        if prior is None
+        else prior.select(pl.col("player_id").cast(pl.String), pl.col("cote").cast(pl.Int64))
+    )
+    ids = pl.concat([prior_cotes.get_column("player_id"), rows.get_column("player_id")])
+    index = (
+        ids.unique(maintain_order=True)
+        .to_frame()
+        .with_row_index("_p")
+        .with_columns(pl.col("_p").cast(pl.Int64))
+    )
+    state = np.zeros(index.height, dtype=np.int64)
+    known = np.zeros(index.height, dtype=bool)
+    carried = prior_cotes.join(index, on="player_id", how="inner")
+    state[carried.get_column("_p").to_numpy()] = carried.get_column("cote").to_numpy()
+    known[carried.get_column("_p").to_numpy()] = True
+
+    player = rows.join(index, on="player_id", how="left", maintain_order="left")
+    player_index = player.get_column("_p").to_numpy()
+    rank = rows.get_column("rank").cast(pl.Int64).to_numpy()
+    start = rows.get_column("start_cote").cast(pl.Int64).to_numpy()
+    columns = ("cote_before", "initial_place", "pe", "bonus", "pj_raw", "pj", "cote_after")
+    out = {c: np.empty(t.size, dtype=np.int64) for c in columns}
+    for (lo, hi), tournament in zip(spans, tparams, strict=True):
+        p, r, n = player_index[lo:hi], rank[lo:hi], hi - lo
+        cote = np.where(known[p], state[p], start[lo:hi])
+        ascending = np.sort(cote)
+        reference = ascending[n - r]  # the cote of place r, best first
+        pe, bonus, pj_raw, pj = _points(cote, reference, r, n, tournament, params)
+        after = cote + pe + bonus + pj
+        # competition places by cote: 1 + the players with a higher cote
+        place = n - np.searchsorted(ascending, cote, side="right") + 1
+        for name, values in zip(columns, (cote, place, pe, bonus, pj_raw, pj, after), strict=True):
+            out[name][lo:hi] = values
+        state[p] = after
+        known[p] = True
+    seasons = (
+        ordered.select(pl.col("season").cast(pl.String))
+        if "season" in ordered.columns
+        else pl.DataFrame({"season": [None] * ordered.height}, schema={"season": pl.String})
+    ).with_row_index("_t")
+    frame = rows.select(
+        pl.col("_t").cast(pl.UInt32), "tournament_id", pl.col("player_id").cast(pl.String)
+    ).join(seasons, on="_t", how="left", maintain_order="left")
+    return COTE_HISTORY.check(
+        frame.select(
+            "season",
+            "tournament_id",
+            "player_id",
+            *[pl.Series(c, out[c], dtype=pl.Int64) for c in columns[:2]],
+            pl.Series("rank", rank, dtype=pl.Int64),
+            *[pl.Series(c, out[c], dtype=pl.Int64) for c in columns[2:]],
+        )
+    )
+
+
+def _checked_params(
+    rows: pl.DataFrame, ordered: pl.DataFrame, played: list[int], params: CoteParams
+) -> list[TournamentParams]:
+    """The parameters of each tournament played (`played`: positions in `ordered`, in
+    event order), after checking its rows (`rows`: `_t`, player_id, rank): the first
+    tournament in event order that cannot be rated raises, as rating them one by one would."""
+    checks = (
+        rows.group_by("_t")
+        .agg(
+            (pl.col("player_id").n_unique() != pl.len()).alias("twice"),
+            pl.col("rank").is_null().any().alias("unranked"),
+            ((pl.col("rank").min() < 1) | (pl.col("rank").max() > pl.len())).alias("outside"),
+            pl.len().alias("n"),
+        )
+        .filter(pl.col("twice") | pl.col("unranked") | pl.col("outside").fill_null(False))
+    )
+    failing = {int(r["_t"]): r for r in checks.iter_rows(named=True)}
+    found: list[TournamentParams] = []
+    for position in played:
+        tournament = ordered.row(position, named=True)
+        found.append(tournament_params(tournament, params))
+        failed = failing.get(position)
+        if failed is None:
+            continue
+        tid = tournament["tournament_id"]
+        if failed["twice"]:
+            raise CoteError(f"tournament {tid}: a player is listed more than once")
+        if failed["unranked"]:
+            raise CoteError(f"tournament {tid}: every player needs a rank and a cote")
+        raise CoteError(f"tournament {tid}: ranks must lie in 1..{failed['n']}")
+    return found
 
 
 def last_cotes(history: pl.DataFrame) -> pl.DataFrame:

@@ -161,18 +161,7 @@ def rate_tournament(
     p = sides["p"].to_numpy()
     o = sides["o"].to_numpy()
     s = sides["s"].to_numpy().astype(np.float64)
-    diff = rating[p] - rating[o]
-    if params.cap_difference is not None:
-        diff = np.clip(diff, -params.cap_difference, params.cap_difference)
-    e = np.asarray(expected_score(diff, params.curve), dtype=np.float64)
-    n = len(rating)
-    games = np.bincount(p, minlength=n)
-    score = np.bincount(p, weights=s, minlength=n)
-    expected = np.bincount(p, weights=e, minlength=n)
-    delta = k * (score - expected)
-    if params.round_change:
-        delta = round_half_away_array(delta)
-    return games, score, expected, delta
+    return _rate(p, o, s, rating, k, params)
 
 
 def _first_high_list(rating_lists: pl.DataFrame, threshold: float) -> dict[str, object]:
@@ -224,91 +213,208 @@ def elo_history(
         .then(0.5)
         .otherwise(0.0)
     )
-    pairs = (
-        sides.select("tournament_id", "player_id")
-        .unique()
-        .join(ordered.select("tournament_id", "start"), on="tournament_id")
+    position = ordered.select(
+        "tournament_id",
+        pl.int_range(pl.len()).alias("_t"),
+        "start",
+        pl.col("end_date").dt.year().cast(pl.Int64).alias("_year"),
+        (pl.col("season").cast(pl.String) if "season" in ordered.columns else pl.lit(None))
+        .cast(pl.String)
+        .alias("season"),
     )
-    listed = latest_list_value(pairs, rating_lists, ["elo", "elo_games"])
-    starts = {
-        (t, p): (e, g)
-        for t, p, e, g in listed.select(
-            "tournament_id", "player_id", "elo", "elo_games"
-        ).iter_rows()
-    }
+    # The sides of each tournament in event order, each tournament's in their own order.
+    sides = sides.join(
+        position.select("tournament_id", "_t"), on="tournament_id", maintain_order="left"
+    ).sort("_t", maintain_order=True)
+    if sides.height == 0:
+        return ELO_HISTORY.empty()
+    # The players of each tournament (sorted by id), with what their first rating there
+    # would start from: the latest list, their birth year, the first list rating them high.
+    participants = (
+        pl.concat(
+            [
+                sides.select("_t", "tournament_id", "player_id"),
+                sides.select("_t", "tournament_id", pl.col("opponent_id").alias("player_id")),
+            ]
+        )
+        .unique()
+        .sort("_t", "player_id")
+        .join(position.drop("tournament_id"), on="_t", maintain_order="left")
+    )
+    listed = latest_list_value(
+        participants.select("tournament_id", "player_id", "start"),
+        rating_lists,
+        ["elo", "elo_games"],
+    )
     births = _birth_years(results)
     high_lists = _first_high_list(rating_lists, params.k.high_threshold)
-    by_tournament = sides.partition_by("tournament_id", as_dict=True, include_key=True)
-
-    rating_state: dict[str, float] = {}
-    games_state: dict[str, int] = {}
-    reached: set[str] = set()
-    if prior is not None:
-        for pid, rating, played, high in prior.select(
-            "player_id", "rating", "games", "reached"
-        ).iter_rows():
-            rating_state[pid], games_state[pid] = float(rating), int(played)
-            if high:
-                reached.add(pid)
-    frames: list[pl.DataFrame] = []
-    for tournament in ordered.iter_rows(named=True):
-        tid = tournament["tournament_id"]
-        t_sides = by_tournament.get((tid,))
-        if t_sides is None or t_sides.height == 0:
-            continue
-        ids = sorted(set(t_sides["player_id"].to_list()) | set(t_sides["opponent_id"].to_list()))
-        before = np.empty(len(ids), dtype=np.float64)
-        games_before = np.empty(len(ids), dtype=np.int64)
-        for i, pid in enumerate(ids):
-            if pid in rating_state:
-                before[i], games_before[i] = rating_state[pid], games_state[pid]
-            else:
-                elo, elo_games = starts.get((tid, pid), (None, None))
-                before[i] = params.initial_rating if elo is None else float(elo)
-                games_before[i] = 0 if elo_games is None else int(elo_games)
-                if before[i] >= params.k.high_threshold:
-                    reached.add(pid)
-            listed_high = high_lists.get(pid)
-            if listed_high is not None and listed_high < tournament["start"]:
-                reached.add(pid)
-        year = tournament["end_date"].year
-        junior = np.array(
-            [pid in births and year - births[pid] <= params.k.junior_age for pid in ids], dtype=bool
+    participants = (
+        participants.join(
+            listed.select("tournament_id", "player_id", "elo", "elo_games"),
+            on=["tournament_id", "player_id"],
+            how="left",
+            maintain_order="left",
         )
-        high = np.array([pid in reached for pid in ids], dtype=bool)
-        k = k_factors(before, games_before, junior, high, params.k)
-        index = pl.DataFrame({"id": ids, "i": np.arange(len(ids), dtype=np.int64)})
-        indexed = t_sides.join(index.rename({"id": "player_id", "i": "p"}), on="player_id").join(
-            index.rename({"id": "opponent_id", "i": "o"}), on="opponent_id"
-        )
-        n_games, score, expected, delta = rate_tournament(indexed, before, k, params)
-        after = before + delta
-        for i, pid in enumerate(ids):
-            rating_state[pid] = float(after[i])
-            games_state[pid] = int(games_before[i] + n_games[i])
-            if after[i] >= params.k.high_threshold:
-                reached.add(pid)
-        frames.append(
+        .join(
             pl.DataFrame(
-                {
-                    "season": [tournament.get("season")] * len(ids),
-                    "tournament_id": [tid] * len(ids),
-                    "player_id": ids,
-                    "rating_before": before,
-                    "games_before": pl.Series(games_before, dtype=pl.Int64),
-                    "k": k,
-                    "games": pl.Series(n_games, dtype=pl.Int64),
-                    "score": score,
-                    "expected": expected,
-                    "delta": delta,
-                    "rating_after": after,
-                },
-                schema=ELO_HISTORY.schema,
-            )
+                {"player_id": list(births), "_birth": list(births.values())},
+                schema={"player_id": pl.String, "_birth": pl.Int64},
+            ),
+            on="player_id",
+            how="left",
+            maintain_order="left",
         )
-    if not frames:
-        return ELO_HISTORY.empty()
-    return ELO_HISTORY.check(pl.concat(frames, how="vertical"))
+        .join(
+            pl.DataFrame(
+                {"player_id": list(high_lists), "_high": list(high_lists.values())},
+                schema={"player_id": pl.String, "_high": pl.Date},
+            ),
+            on="player_id",
+            how="left",
+            maintain_order="left",
+        )
+        .with_row_index("_row")
+    )
+    first = participants.group_by("_t").agg(pl.col("_row").min().alias("_first"))
+    local = participants.join(first, on="_t").select(
+        "_t", "player_id", (pl.col("_row") - pl.col("_first")).cast(pl.Int64).alias("_local")
+    )
+    indexed = sides.join(
+        local.rename({"_local": "_p"}), on=["_t", "player_id"], maintain_order="left"
+    ).join(
+        local.rename({"player_id": "opponent_id", "_local": "_o"}),
+        on=["_t", "opponent_id"],
+        maintain_order="left",
+    )
+
+    # Every player by index: those of `prior` first; their state carried once `known`.
+    prior_state = (
+        pl.DataFrame(
+            schema={
+                "player_id": pl.String,
+                "rating": pl.Float64,
+                "games": pl.Int64,
+                "reached": pl.Boolean,
+            }
+        )
+        if prior is None
+        else prior.select(
+            pl.col("player_id").cast(pl.String),
+            pl.col("rating").cast(pl.Float64),
+            pl.col("games").cast(pl.Int64),
+            pl.col("reached").cast(pl.Boolean).fill_null(False),
+        )
+    )
+    index = (
+        pl.concat([prior_state.get_column("player_id"), participants.get_column("player_id")])
+        .unique(maintain_order=True)
+        .to_frame()
+        .with_row_index("_i")
+        .with_columns(pl.col("_i").cast(pl.Int64))
+    )
+    rating = np.zeros(index.height, dtype=np.float64)
+    games_played = np.zeros(index.height, dtype=np.int64)
+    known = np.zeros(index.height, dtype=bool)
+    reached = np.zeros(index.height, dtype=bool)
+    carried = prior_state.join(index, on="player_id", how="inner")
+    at = carried.get_column("_i").to_numpy()
+    rating[at] = carried.get_column("rating").to_numpy()
+    games_played[at] = carried.get_column("games").to_numpy()
+    known[at] = True
+    reached[at] = carried.get_column("reached").to_numpy()
+
+    rules = params.k
+    player = participants.join(index, on="player_id", how="left", maintain_order="left")
+    player_index = player.get_column("_i").to_numpy()
+    start_rating = (
+        participants.get_column("elo")
+        .cast(pl.Float64)
+        .fill_null(float(params.initial_rating))
+        .to_numpy()
+    )
+    start_games = participants.get_column("elo_games").cast(pl.Int64).fill_null(0).to_numpy()
+    junior = (
+        participants.select(
+            (pl.col("_year") - pl.col("_birth") <= rules.junior_age).fill_null(False)
+        )
+        .to_series()
+        .to_numpy()
+    )
+    listed_high = (
+        participants.select((pl.col("_high") < pl.col("start")).fill_null(False))
+        .to_series()
+        .to_numpy()
+    )
+    side_t = indexed.get_column("_t").to_numpy()
+    side_p = indexed.get_column("_p").to_numpy()
+    side_o = indexed.get_column("_o").to_numpy()
+    side_s = indexed.get_column("s").cast(pl.Float64).to_numpy()
+    t = participants.get_column("_t").to_numpy()
+    played = np.unique(t)
+    bounds = np.searchsorted(t, np.append(played, played[-1] + 1)).tolist()
+    side_bounds = np.searchsorted(side_t, np.append(played, played[-1] + 1)).tolist()
+
+    columns = ("rating_before", "k", "score", "expected", "delta", "rating_after")
+    out = {c: np.empty(t.size, dtype=np.float64) for c in columns}
+    games_before_out = np.empty(t.size, dtype=np.int64)
+    games_out = np.empty(t.size, dtype=np.int64)
+    for j in range(played.size):
+        lo, hi = bounds[j], bounds[j + 1]
+        p = player_index[lo:hi]
+        was_known = known[p]
+        before = np.where(was_known, rating[p], start_rating[lo:hi])
+        games_before = np.where(was_known, games_played[p], start_games[lo:hi])
+        reached[p] |= (~was_known & (before >= rules.high_threshold)) | listed_high[lo:hi]
+        k = k_factors(before, games_before, junior[lo:hi], reached[p], rules)
+        slo, shi = side_bounds[j], side_bounds[j + 1]
+        n_games, score, expected, delta = _rate(
+            side_p[slo:shi], side_o[slo:shi], side_s[slo:shi], before, k, params
+        )
+        after = before + delta
+        rating[p] = after
+        games_played[p] = games_before + n_games
+        known[p] = True
+        reached[p] |= after >= rules.high_threshold
+        for name, values in zip(columns, (before, k, score, expected, delta, after), strict=True):
+            out[name][lo:hi] = values
+        games_before_out[lo:hi] = games_before
+        games_out[lo:hi] = n_games
+    return ELO_HISTORY.check(
+        participants.select(
+            "season",
+            "tournament_id",
+            "player_id",
+            pl.Series("rating_before", out["rating_before"], dtype=pl.Float64),
+            pl.Series("games_before", games_before_out, dtype=pl.Int64),
+            pl.Series("k", out["k"], dtype=pl.Float64),
+            pl.Series("games", games_out, dtype=pl.Int64),
+            *[pl.Series(c, out[c], dtype=pl.Float64) for c in columns[2:]],
+        )
+    )
+
+
+def _rate(
+    p: np.ndarray,
+    o: np.ndarray,
+    s: np.ndarray,
+    rating: np.ndarray,
+    k: np.ndarray,
+    params: EloParams,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`rate_tournament` on arrays: each side's player `p` and opponent `o` (indices into
+    `rating` and `k`) and score `s`."""
+    diff = rating[p] - rating[o]
+    if params.cap_difference is not None:
+        diff = np.clip(diff, -params.cap_difference, params.cap_difference)
+    e = np.asarray(expected_score(diff, params.curve), dtype=np.float64)
+    n = len(rating)
+    games = np.bincount(p, minlength=n)
+    score = np.bincount(p, weights=s, minlength=n)
+    expected = np.bincount(p, weights=e, minlength=n)
+    delta = k * (score - expected)
+    if params.round_change:
+        delta = round_half_away_array(delta)
+    return games, score, expected, delta
 
 
 def elo_change(
