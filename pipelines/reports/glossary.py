@@ -192,6 +192,76 @@ TERMS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Classements nationaux (séries 5 à 7)",
+        (
+            (
+                "PP5, PP6, PP7",
+                "en Belgique, les pourcentages de zone des séries 5, 6 et 7 : calculés "
+                "comme le %N4, la série 5, 6 ou 7 prenant la place de la série 4, et moyennés "
+                "sur la saison de la même façon. Ils classent les joueurs belges en séries 5, "
+                "6 et 7 ; la série 5 exige un minimum de PP5.",
+            ),
+            (
+                "Médiane",
+                "la valeur du milieu d'une liste rangée dans l'ordre : autant de valeurs "
+                "au-dessus qu'au-dessous ; avec un nombre pair de valeurs, la moyenne des deux "
+                "du milieu (70, 80, 85, 90 : médiane 82,5). Au Luxembourg et au Royaume-Uni, "
+                "un joueur est classé par la médiane de ses pourcentages de la saison, non par "
+                "leur moyenne.",
+            ),
+            (
+                "Clé de répartition",
+                "au Luxembourg et au Royaume-Uni, la table qui fait correspondre un "
+                "pourcentage médian à une série (5, 6 ou 7). La médiane de référence d'une "
+                "série est celle des joueurs d'une grande fédération (la France) qui tenaient "
+                "cette série ; la borne entre deux séries est à mi-chemin de leurs médianes "
+                "de référence. Elle est recalculée chaque saison.",
+            ),
+        ),
+    ),
+    (
+        "Circuits régionaux et challenges",
+        (
+            (
+                "PACA",
+                "Provence-Alpes-Côte d'Azur : le circuit des clubs de « Des chiffres et des "
+                "lettres » de la région (départements 04, 05, 06, 13, 83 et 84). Un "
+                "classement des joueurs et un classement des clubs sont publiés après chaque "
+                "tournoi ; le circuit compte par année civile.",
+            ),
+            (
+                "Tête de série",
+                "dans le circuit PACA, l'un des 16 premiers du dernier classement publié "
+                "avant un tournoi ; son numéro est sa place dans ce classement, et le nombre "
+                "de têtes de série présentes fixe le barème des points du tournoi. Dans une "
+                "finale (Masters Grand Sud, Grand Est), le numéro de chaque participant dans "
+                "l'ordre du classement qui l'a qualifié.",
+            ),
+            (
+                "Masters",
+                "une finale de fin d'année entre 16 joueurs : le Masters PACA invite les 16 "
+                "premiers du classement PACA de l'année ; au Masters Grand Sud, les 16 "
+                "premiers de son classement annuel jouent un tournoi toutes rondes (chacun "
+                "rencontre chacun : 15 rondes).",
+            ),
+            (
+                "Grand Est",
+                "le championnat du Grand Est de « Des chiffres et des lettres » : une phase "
+                "qualificative (les tournois du circuit dans l'année, des points par place) "
+                "puis une finale toutes rondes de 16 joueurs.",
+            ),
+            (
+                "Mort Subite",
+                "le challenge de la fédération belge (FBS) : après certains tournois "
+                "duplicate, les meilleurs joueurs du tournoi jouent une manche où, coup par "
+                "coup, est éliminé celui qui marque moins que le top (ou, si personne ne l'a "
+                "trouvé, que le meilleur score joué). Chaque manche donne des points selon la "
+                "place, la finale de fin de saison compte double, et le classement de la "
+                "saison décerne les trophées.",
+            ),
+        ),
+    ),
+    (
         "Fédérations et circuits",
         (
             (
