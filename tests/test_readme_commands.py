@@ -140,8 +140,12 @@ def test_every_readme_line_runs_on_the_sample(
             argv += ["--warehouse", str(warehouse)]
         if command == "notebook-html":
             argv += ["--out", str(tmp_path / "notebooks")]
+        if command == "backtest":
+            argv += ["--out", str(tmp_path / "backtest"), "--no-pdf"]
         ran[command] = _run(argv)
-    assert set(ran) == {"check", "generate", "elo", "cote", "score", "notebook-html"}, set(ran)
+    assert set(ran) == {"check", "generate", "elo", "cote", "score", "notebook-html", "backtest"}, (
+        set(ran)
+    )
 
     status, out, err = ran["check"]
     assert (status, err) == (0, ""), err
@@ -173,6 +177,10 @@ def test_every_readme_line_runs_on_the_sample(
     status, out, err = ran["notebook-html"]
     assert (status, err) == (0, ""), err
     assert (tmp_path / "notebooks" / "series_movements.html").is_file()
+
+    status, out, err = ran["backtest"]  # the sample's exports are all accepted
+    assert (status, err) == (0, ""), err
+    assert "Meilleur : " in out and (tmp_path / "backtest" / "backtest.duckdb").is_file()
 
 
 def test_score_takes_the_sheet_positionally_or_as_an_option(tmp_path: Path) -> None:

@@ -24,21 +24,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "Sortie 0 : tout est écrit ; 1 : un export a été refusé (le reste est noté) ; "
         "2 : rien à évaluer ou option invalide ; 3 : le PDF n'a pas pu être imprimé.",
     )
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument(
+    parser.add_argument(
         "--raw",
         type=Path,
         default=None,
         help="dossier d'exports lus comme par une construction (défaut : data/sample/)",
     )
-    source.add_argument(
-        "--warehouse", type=Path, default=None, help="entrepôt DuckDB construit, lu seulement"
+    parser.add_argument(
+        "--warehouse",
+        type=Path,
+        default=None,
+        help="entrepôt DuckDB construit, lu seulement (au lieu de --raw)",
     )
     parser.add_argument(
         "--systems",
         nargs="+",
         default=None,
-        metavar="SYSTÈME",
+        metavar="SYSTEM",
         help="les systèmes évalués (défaut : tous) : cote, elo_<préréglage>, glicko2, "
         "weng_lin, coin, higher_cote",
     )
@@ -77,12 +79,19 @@ def run(args: argparse.Namespace) -> int:
     if args.min_games is not None and args.min_games < 0:
         print("Rétro-évaluation impossible : --min-games doit être positif ou nul", file=sys.stderr)
         return 2
+    if args.raw is not None and args.warehouse is not None:
+        print(
+            "Rétro-évaluation impossible : --raw et --warehouse s'excluent (l'un ou l'autre)",
+            file=sys.stderr,
+        )
+        return 2
     parameters = load_parameters(args.reference)
     try:
         if args.warehouse is not None:
             inputs = from_warehouse(args.warehouse.resolve())
         else:
             inputs = from_raw((args.raw or DEFAULT_RAW_DIR).resolve(), parameters)
+        read = time.perf_counter() - start
         for rejected in inputs.rejected:
             print(f"Export refusé : {rejected.message}", file=sys.stderr)
         outputs = run_backtest(
@@ -115,7 +124,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"Rapport : {outputs.html}")
     if outputs.pdf is not None:
         print(f"PDF : {outputs.pdf}")
-    print(f"Durée : {fmt_number(time.perf_counter() - start, 1)} s")
+    steps = {"lecture": read} | {
+        {"predictions": "prédictions", "scores": "scores", "report": "rapport"}.get(k, k): v
+        for k, v in outputs.timings.items()
+    }
+    print(
+        f"Durée : {fmt_number(time.perf_counter() - start, 1)} s ("
+        + ", ".join(f"{k} {fmt_number(v, 1)} s" for k, v in steps.items())
+        + ")"
+    )
     if outputs.pdf_error:
         print(f"PDF manquant : {outputs.pdf_error}", file=sys.stderr)
         return 3
