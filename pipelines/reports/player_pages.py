@@ -43,7 +43,13 @@ from pipelines.reports.labels import (
 )
 from pipelines.reports.layout import PLAYERS_DIR
 from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page
-from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player, hash_text
+from pipelines.reports.player_blocks import (
+    PlayerBlock,
+    PlayerRows,
+    by_player,
+    hash_text,
+    season_link,
+)
 from pipelines.reports.player_blocks import discover as discover_blocks
 from pipelines.reports.section import Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
@@ -85,6 +91,7 @@ class _PlayerData:
     federations: Mapping[str, str | None]  # as written → « France (FRA) »
     rejected: tuple[Rejected, ...]
     season_end: Callable[[str], dt.date]
+    reported: tuple[str, ...]  # the seasons with a report (`ReportData.seasons()`)
 
 
 def _event_weights(data: ReportData) -> dict[str, tuple[str, dt.date | None, float]]:
@@ -132,6 +139,7 @@ def _load(data: ReportData) -> _PlayerData:
         federations={w: data.federation_label(w) for w in written},
         rejected=tuple(data.rejected_exports()),
         season_end=data.calendar.end,
+        reported=tuple(data.seasons()),
     )
 
 
@@ -180,10 +188,6 @@ def _pj(raw: int | None, clamped: int | None) -> str:
     if raw == clamped:
         return fmt_signed(clamped)
     return f"{fmt_signed(raw)} → {fmt_signed(clamped)}"
-
-
-def _season_link(season: str | None) -> Html:
-    return link(f"../{season}/index.html", season) if season else Html("—")
 
 
 # A cell of a vectorised table: the columns it reads and the function of their values
@@ -253,7 +257,7 @@ TOURNAMENT_CELLS: tuple[_Cell, ...] = (
     (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
     (("city",), lambda city: city),
     (("discipline",), lambda discipline: DISCIPLINES.get(discipline, discipline)),
-    (("season",), lambda season: _season_link(season)),
+    (("season",), lambda season: season),  # a link: `_tournament_cells`
     (("rank", "players"), _rank_of),
     (("series",), _series_cell),
     (("score",), lambda score: fmt_number(score) if score is not None else None),
@@ -364,7 +368,7 @@ def _series_table(pid: str, d: _PlayerData) -> Html | None:
         move = lookup.get(r["season"], {})
         rows.append(
             (
-                _season_link(r["season"]),
+                season_link(r["season"], d.reported),
                 series_label(move.get("previous_series")),
                 series_label("SS" if r["super_serie"] else r["series"]),
                 r["subseries"],
@@ -400,7 +404,7 @@ def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
         c, e = cote_rows.get(s), elo_rows.get(s)
         rows.append(
             (
-                _season_link(s),
+                season_link(s, d.reported),
                 c["rank"] if c else None,
                 fmt_number(c["value"]) if c else None,
                 c["classique_series"] if c else None,
@@ -584,7 +588,7 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
         ["Saison", "Série tenue (officielle)", "Source", "Série calculée ici", "Écart"],
         [
             (
-                _season_link(season),
+                season_link(season, d.reported),
                 series_label(official) if official else "—",
                 source,
                 series_label(computed) if computed else "—",
@@ -680,11 +684,16 @@ class _Chunk:
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
 
 
+def _tournament_cells(d: _PlayerData) -> tuple[_Cell, ...]:
+    season: _Cell = (("season",), lambda season: season_link(season, d.reported))
+    return (*TOURNAMENT_CELLS[:4], season, *TOURNAMENT_CELLS[5:])
+
+
 def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
     return _Chunk(
         cote=_bodies(d.cote.frame, players, COTE_CELLS, COTE_TABLE[1]),
         elo=_bodies(d.elo.frame, players, ELO_CELLS, ELO_TABLE[1]),
-        tournaments=_bodies(d.results.frame, players, TOURNAMENT_CELLS, TOURNAMENT_TABLE[1]),
+        tournaments=_bodies(d.results.frame, players, _tournament_cells(d), TOURNAMENT_TABLE[1]),
         events=_event_cells(d, players),
     )
 
@@ -855,6 +864,7 @@ def page_digests(d: _PlayerData, code: str) -> dict[str, str]:
         "divisor": d.divisor,
         "federations": d.federations,
         "rejected": d.rejected,
+        "reported": d.reported,
     }
     base = _global_digest(shared, sources)
     # the events a page names are those of the player's duplicate rows

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html
+from pipelines.reports.html import Html, link, text
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,18 @@ def by_player(frame: pl.DataFrame) -> PlayerRows:
         spans,
         {pid: (h ^ salt) for pid, h in digests.iter_rows()},
     )
+
+
+def season_link(season: str | None, reported: Collection[str], anchor: str = "") -> Html:
+    """A season on a player page: a link to its report (`anchor` a section of it) when the
+    season has one (`reported`: `ReportData.seasons()`, the seasons holding a tournament),
+    else its name only (a series a rating list gives for a season not played yet has no
+    report to open); « — » without a season."""
+    if not season:
+        return Html("—")
+    if season not in reported:
+        return text(season)
+    return link(f"../{season}/index.html{anchor}", season)
 
 
 DIGEST_SEED = 20_260_101  # fixed: the digests of one Polars version are stable

@@ -7,9 +7,9 @@ from typing import Any
 import polars as pl
 
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, fmt_date, fmt_number, link, table, tag
+from pipelines.reports.html import Html, fmt_date, fmt_number, table, tag
 from pipelines.reports.labels import series_label
-from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player
+from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player, season_link
 
 TROPHIES = {
     "series 1-3": "Trophée des séries 1 à 3",
@@ -25,13 +25,9 @@ def _points(value: float | None) -> str:
     return fmt_number(value, 1 if float(value * 10).is_integer() else 2)
 
 
-def _season_link(season: str | None) -> Html:
-    return link(f"../{season}/index.html", season) if season else Html("—")
-
-
-def load(data: ReportData) -> tuple[PlayerRows, PlayerRows]:
+def load(data: ReportData) -> tuple[PlayerRows, PlayerRows, tuple[str, ...]]:
     """Each player's rounds (with date, host tournament and number of participants, by
-    date) and season standings (by season)."""
+    date) and season standings (by season), and the seasons with a report."""
     results = data.table("mort_subite_results")
     rounds = (
         data.table("mort_subite_players")
@@ -51,7 +47,7 @@ def load(data: ReportData) -> tuple[PlayerRows, PlayerRows]:
         "date", "final", "round_id", "player_id"
     )
     standings = data.table("mort_subite_standings").sort("season", "player_id")
-    return by_player(played), by_player(standings)
+    return by_player(played), by_player(standings), tuple(data.seasons())
 
 
 def _round(r: dict[str, Any]) -> str:
@@ -76,8 +72,9 @@ def _distinction(r: dict[str, Any]) -> str:
     return " ; ".join(parts)
 
 
-def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows]) -> Html | None:
-    rounds, standings = (part.get(player_id) for part in loaded)
+def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows, tuple[str, ...]]) -> Html | None:
+    rounds, standings = (part.get(player_id) for part in loaded[:2])
+    reported = loaded[2]
     if rounds is None and standings is None:
         return None
     parts: list[str] = []
@@ -89,7 +86,7 @@ def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows]) -> Html | None
                 [
                     (
                         fmt_date(r["date"]),
-                        _season_link(r["season"]),
+                        season_link(r["season"], reported),
                         _round(r),
                         f"{r['place']} / {r['participants']}"
                         + (" (ex æquo)" if r["shared_with"] > 1 else ""),
@@ -120,7 +117,7 @@ def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows]) -> Html | None
                 ],
                 [
                     (
-                        _season_link(r["season"]),
+                        season_link(r["season"], reported),
                         r["place"],
                         series_label(r["series"]),
                         r["rounds_played"],

@@ -9,9 +9,9 @@ from typing import Any
 import polars as pl
 
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, link, table
+from pipelines.reports.html import Html, table
 from pipelines.reports.labels import NATIONAL_RULES, national_value, series_label
-from pipelines.reports.player_blocks import PlayerBlock, by_player
+from pipelines.reports.player_blocks import PlayerBlock, by_player, season_link
 
 
 def load(data: ReportData) -> dict[str, Any]:
@@ -19,6 +19,7 @@ def load(data: ReportData) -> dict[str, Any]:
     return {
         "rows": by_player(data.table("national_classification").sort("season", "player_id")),
         "names": dict(federations.names().rows()),
+        "reported": tuple(data.seasons()),
     }
 
 
@@ -29,7 +30,7 @@ def render(player_id: str, loaded: dict[str, Any]) -> Html | None:
     names: dict[str, str] = loaded["names"]
     lines = [
         (
-            link(f"../{r['season']}/index.html#national", r["season"]),
+            season_link(r["season"], loaded["reported"], "#national"),
             names.get(r["federation"], r["federation"]),
             series_label(r["series"]) if r["series"] is not None else None,
             r["subseries"],
