@@ -363,6 +363,140 @@ def test_fifth_warning_costs_nothing() -> None:
     assert got["b"] == (2, 6, 19, 67.0, 1)
 
 
+# --- penalties on the move (FISF §3.5, §5.6, §5.8, §5.9) ----------------------------------
+
+PENALTY_SCHEMA = {**MOVES_SCHEMA, "penalty": pl.Int64}
+
+
+def penalised_moves(
+    rows: Sequence[tuple[int, int, str, int, int | None, int | None]],
+) -> pl.DataFrame:
+    """Moves of round R as (move, top, player, score, warning, penalty) rows."""
+    return pl.DataFrame([("R", *r) for r in rows], schema=PENALTY_SCHEMA, orient="row")
+
+
+def test_a_wrong_position_costs_5_points_on_the_move() -> None:
+    """FISF §5.6: a score that exists for the word but a wrong position costs 5 points;
+    §5.9: « En compétition « Mort Subite », toute pénalité est appliquée sur le coup
+    concerné, entraînant l'élimination du joueur si son score devient inférieur à celui des
+    autres ». Move 1 (top 30): a finds 30 but misplaces it (30 − 5 = 25), b finds 30, c
+    plays 28. b alone continues; c (28) is ahead of a (25)."""
+    players = players_frame("R", ranked(["a", "b", "c"]))
+    moves = penalised_moves(
+        [(1, 30, "a", 30, None, 5), (1, 30, "b", 30, None, 0), (1, 30, "c", 28, None, None)]
+    )
+    assert play(players, moves) == {
+        "b": (1, None, None, 70.0, 1),
+        "c": (2, 1, 28, 67.0, 1),
+        "a": (3, 1, 25, 64.0, 1),
+    }
+
+
+def test_a_penalty_never_makes_a_negative_score() -> None:
+    """FISF §5.6: « Si cette pénalité de 5 points doit être appliquée à une solution
+    rapportant au plus 4 points, le bulletin est sanctionné d'un zéro (pas de score
+    négatif !) ». Move 2 (top 12): a plays 3 misplaced → 0, not −2; b plays 0; both are out
+    on the move with 0 and are ordered by host rank (a 1st, b 2nd)."""
+    players = players_frame("R", ranked(["a", "b", "c"]))
+    moves = penalised_moves(
+        [
+            *[(1, 20, p, 20, None, None) for p in "abc"],
+            (2, 12, "a", 3, None, 5),
+            (2, 12, "b", 0, None, None),
+            (2, 12, "c", 12, None, None),
+        ]
+    )
+    assert play(players, moves) == {
+        "c": (1, None, None, 70.0, 1),
+        "a": (2, 2, 0, 67.0, 1),
+        "b": (3, 2, 0, 64.0, 1),
+    }
+
+
+def test_a_disciplinary_warning_on_top_of_another_counts_twice() -> None:
+    """FISF §5.8: « l'avertissement pour motif disciplinaire … peut s'ajouter à un autre
+    avertissement »; art. 11: the 6th warning costs 5 points (and each later one, §6). a
+    has 4 free warnings (moves 1–4); on move 5 a gets two (warning = 2): the 5th is free,
+    the 6th costs 5: 40 − 5 = 35 < top 40, a is out. d, at 5 warnings after move 5 (one
+    each on moves 1–5), gets two on move 6: the 6th and the 7th cost 5 each, 30 − 10 = 20:
+    out behind c's 29 though d found the top."""
+    players = players_frame("R", ranked(["a", "b", "c", "d"]))
+    rows: list[tuple[int, int, str, int, int | None, int | None]] = []
+    for move in range(1, 5):
+        rows += [(move, 30, p, 30, 1 if p in "ad" else None, None) for p in "abcd"]
+    rows += [
+        (5, 40, "a", 40, 2, None),
+        (5, 40, "b", 40, None, None),
+        (5, 40, "c", 40, None, None),
+        (5, 40, "d", 40, 1, None),
+        (6, 30, "b", 30, None, None),
+        (6, 30, "c", 29, None, None),
+        (6, 30, "d", 30, 2, None),
+    ]
+    assert play(players, penalised_moves(rows)) == {
+        "b": (1, None, None, 70.0, 1),
+        "c": (2, 6, 29, 67.0, 1),
+        "d": (3, 6, 20, 64.0, 1),
+        "a": (4, 5, 35, 61.0, 1),
+    }
+
+
+def test_a_solo_is_judged_before_the_penalties() -> None:
+    """FISF §3.5: « Les scores sont comparés avant application éventuelle d'une pénalité de
+    5 points »; art. 11: a warned solo more than 5 above the second-best score wins the
+    round. a's 6th warning (5) and a misplaced word (penalty 5) take 10 off a's solo 50:
+    a counts 40, below b's 44, but the solo (50, 6 above 44) is judged on the scores played:
+    a wins, the others are out on the move."""
+    players = players_frame("R", ranked(["a", "b", "c", "d"]))
+    rows: list[tuple[int, int, str, int, int | None, int | None]] = []
+    for move in range(1, 6):
+        rows += [(move, 30, p, 30, 1 if p == "a" else None, None) for p in "abcd"]
+    rows += [
+        (6, 50, "a", 50, 1, 5),
+        (6, 50, "b", 44, None, None),
+        (6, 50, "c", 40, None, None),
+        (6, 50, "d", 44, None, None),
+    ]
+    assert play(players, penalised_moves(rows)) == {
+        "a": (1, None, None, 70.0, 1),
+        "b": (2, 6, 44, 67.0, 1),
+        "d": (3, 6, 44, 64.0, 1),
+        "c": (4, 6, 40, 61.0, 1),
+    }
+
+
+def test_a_penalised_solo_less_than_5_above_is_compared_after_the_penalty() -> None:
+    """The same solo with the penalty only (no warning) 3 above b: not enough for art. 11,
+    so the counted scores decide (FISF §5.9): a's 50 − 5 = 45 < b's 47, a is out."""
+    players = players_frame("R", ranked(["a", "b", "c"]))
+    moves = penalised_moves(
+        [(1, 50, "a", 50, None, 5), (1, 50, "b", 47, None, None), (1, 50, "c", 40, None, None)]
+    )
+    assert play(players, moves) == {
+        "b": (1, None, None, 70.0, 1),
+        "a": (2, 1, 45, 67.0, 1),
+        "c": (3, 1, 40, 64.0, 1),
+    }
+
+
+def test_two_warnings_and_a_penalty_on_one_move_is_an_error() -> None:
+    """FISF §5.8: « Un avertissement ne se cumule pas avec une pénalité »; only the
+    disciplinary one comes on top: warning = 2 with a penalty cannot happen."""
+    players = players_frame("R", ranked(["a", "b"]))
+    moves = penalised_moves([(1, 30, "a", 30, 2, 5), (1, 30, "b", 30, None, None)])
+    assert _errors(players, moves) == [
+        (
+            "mort subite moves",
+            "R",
+            0,
+            "penalty",
+            "le joueur a a 2 avertissements et une pénalité au coup 1 : un avertissement ne "
+            "se cumule pas avec une pénalité, seul l'avertissement disciplinaire s'y ajoute "
+            "(FISF §5.8)",
+        )
+    ]
+
+
 # --- qualification (art. 4) ---------------------------------------------------------------
 
 
@@ -877,8 +1011,23 @@ def test_error_move_after_the_round_is_won() -> None:
             ),
         ),
         (
-            pl.when(pl.col("row_index") == 0).then(pl.lit(2)).otherwise("warning").alias("warning"),
-            (0, "warning", "warning : 1 ou vide attendu, pas 2"),
+            pl.when(pl.col("row_index") == 0).then(pl.lit(3)).otherwise("warning").alias("warning"),
+            (
+                0,
+                "warning",
+                "warning : 0, 1 ou 2 avertissements attendus (vide : 0), pas 3 — un joueur ne "
+                "reçoit qu'un avertissement par coup, plus au besoin un avertissement "
+                "disciplinaire (FISF §5.8)",
+            ),
+        ),
+        (
+            pl.when(pl.col("row_index") == 0).then(pl.lit(-5)).otherwise(0).alias("penalty"),
+            (
+                0,
+                "penalty",
+                "penalty : -5 n'est pas un nombre de points retirés au coup (entier à partir "
+                "de 0, vide : 0)",
+            ),
         ),
         (
             pl.when(pl.col("row_index") == 4)

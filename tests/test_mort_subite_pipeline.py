@@ -85,8 +85,33 @@ def test_the_example_files_load() -> None:
         "player_id": "4007",
         "score": 78,
         "warning": 1,
+        "penalty": None,  # a file of today's format, without the column, loads unchanged
         "source_file": "moves.csv",
     }
+
+
+def _with_penalty(files: dict[str, bytes], penalty: str) -> dict[str, bytes]:
+    """moves.csv with the organisers' « Pénalité » column: `penalty` on line 13 (4015, out
+    on move 1 with 72), empty elsewhere."""
+    rows = lines(files, "moves.csv")
+    body = [row + (f",{penalty}" if line == 13 else ",") for line, row in enumerate(rows[1:], 2)]
+    return replaced(files, "moves.csv", [f"{rows[0]},Pénalité", *body])
+
+
+def test_a_moves_file_with_a_penalty_column() -> None:
+    """FISF §5.6, §5.9: the points the arbiter took off a move (a wrong position: 5) are a
+    column of their own; whole, at least 0."""
+    files = example_files()
+    result = ingested(_with_penalty(files, "5"))
+    assert result.rejected == {}
+    moves = result.tables["mort_subite_moves"]
+    assert moves.filter(pl.col("penalty").is_not_null()).select("player_id", "penalty").rows() == [
+        ("4015", 5)
+    ]
+    assert _rejected(_with_penalty(files, "-5"))["moves.csv"] == (
+        "moves.csv, ligne 13, colonne « penalty » (Pénalité) : penalty : -5 n'est pas un nombre "
+        "de points retirés au coup (entier à partir de 0, vide : 0)"
+    )
 
 
 def _workbook(files: dict[str, bytes], *, extra_move: str | None = None) -> bytes:

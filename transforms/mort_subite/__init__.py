@@ -13,7 +13,7 @@ comes in through `MortSubiteParams` (loaded from `data/reference/mort_subite.yam
 - *mort subite players*, one row per player of the host tournament:
   `round_id, host_tournament_id, date, final, player_id, host_rank, series, present`;
 - *mort subite moves*, one row per participant still in the game per move:
-  `round_id, move, top, player_id, score, warning`.
+  `round_id, move, top, player_id, score, warning` and, optionally, `penalty`.
 
 The functions, in the order a season is computed (`challenge` runs them all):
 `qualify` (regular rounds) → `round_results` → `final_host_ranking` + `qualify` (the final)
@@ -47,18 +47,25 @@ Decisions taken here, where docs/rules.md §6 and [004] are silent:
   rows but without a regular result is not a candidate.
 - **Participants** of a round are its qualified players marked `present` = 1. A round
   needs two participants and at least one move.
-- **Counted score** of a move: the score played, minus the penalty (5) when the move's
-  warning is the player's 6th or a later one *in the round* (warnings are counted per
-  round). The **reference** is the top when a participant's counted score equals it, else
-  the best counted score; a player whose counted score is below the reference is out. So a
-  penalised top does not count as found, and a penalty can eliminate (art. 11).
-- **Solo** (art. 11): the warned player's score played is strictly above every other
-  participant's. The export's `score` is the points of the move without any solo bonus
-  (the challenge awards none), so every such solo is one "non attributif d'une prime de 10
-  points". The second-best score is the best score played by the others. More than the
-  margin (5) above it: the warned player alone continues, every other player is out and
-  the round is won. Exactly the margin: the reference is the second-best score; the warned
-  player and every player whose counted score reaches it continue. Less: the general rule.
+- **Counted score** of a move (FISF §5.9: « toute pénalité est appliquée sur le coup
+  concerné »): the score played, minus 5 for each of the move's warnings (`warning`: 0, 1
+  or 2, a disciplinary warning coming on top of another, FISF §5.8) that is the player's
+  6th or a later one *in the round* (warnings are counted per round), minus the arbiter's
+  `penalty` (FISF §5.6: 5 for a wrong position; absent or empty = 0); never below 0
+  (FISF §5.6: « pas de score négatif »). The **reference** is the top when a
+  participant's counted score equals it, else the best counted score; a player whose
+  counted score is below the reference is out. So a penalised top does not count as
+  found, and a penalty can eliminate (art. 11).
+- **Solo** (art. 11, FISF §3.5: « Les scores sont comparés avant application éventuelle
+  d'une pénalité »): a penalised player's score played (before any penalty) is strictly
+  above every other participant's score played; the player is penalised by warnings, by
+  the arbiter or both, whatever the points taken off. The export's `score` is the points
+  of the move without any solo bonus (the challenge awards none), so every such solo is
+  one "non attributif d'une prime de 10 points". The second-best score is the best score
+  played by the others, before any penalty. More than the margin (5) above it: the
+  penalised player alone continues, every other player is out and the round is won.
+  Exactly the margin: the reference is the second-best score; the penalised player and
+  every player whose counted score reaches it continue. Less: the general rule.
 - **End of a round**: after its last move, or as soon as one player is left (a move row
   after that is an error). Players still in at the end share place 1 and each take the
   maximum (art. 8); the players out before them take the places after them, the latest out
@@ -80,7 +87,10 @@ Decisions taken here, where docs/rules.md §6 and [004] are silent:
   non-finalist with the most points keeps place 1) but each category's trophy goes to its
   best-placed finalist(s). A cup goes to the best-placed player(s) of each series, finalist
   or not: the remark of art. 16 names winning the challenge, which is the trophies.
-- **Validation**: a round with an error in either export is not played; the final of a
+- **Validation**: `warning` is 0, 1, 2 or empty; `penalty` a whole number ≥ 0 or empty;
+  two warnings and a penalty on one move is an error (FISF §5.8: « Un avertissement ne se
+  cumule pas avec une pénalité », only the disciplinary one may come on top). A round
+  with an error in either export is not played; the final of a
   season is qualified only when every regular round of that season is valid; a season
   holds at most one final, and no regular round dated after it.
 """

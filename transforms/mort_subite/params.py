@@ -38,6 +38,9 @@ PLAYERS_COLUMNS = (
     "present",
 )
 MOVES_COLUMNS = ("round_id", "move", "top", "player_id", "score", "warning")
+# Optional in the moves export (files written before it stay valid): the points the arbiter
+# took off the move (FISF §5.6, §5.9), whole, at least 0; absent or empty = 0.
+PENALTY = "penalty"
 ERRORS_SCHEMA = {
     "export": pl.String,
     "round_id": pl.String,

@@ -21,6 +21,7 @@ from transforms.mort_subite.params import (
     ERRORS_SCHEMA,
     MOVES_COLUMNS,
     MOVES_EXPORT,
+    PENALTY,
     PLAYERS_COLUMNS,
     PLAYERS_EXPORT,
     QUALIFIED,
@@ -102,6 +103,11 @@ def _prepared_moves(moves: pl.DataFrame) -> pl.DataFrame:
     missing = [c for c in MOVES_COLUMNS if c not in moves.columns]
     if missing:
         raise MortSubiteError(f"{MOVES_EXPORT}: missing column(s) {', '.join(missing)}")
+    penalty = (
+        pl.col(PENALTY).cast(pl.Int64, strict=False)
+        if PENALTY in moves.columns
+        else pl.lit(None, dtype=pl.Int64)
+    )
     return moves.with_row_index("row_index").select(
         pl.col("row_index").cast(pl.Int64),
         pl.col("round_id").cast(pl.String),
@@ -110,6 +116,7 @@ def _prepared_moves(moves: pl.DataFrame) -> pl.DataFrame:
         pl.col("player_id").cast(pl.String),
         pl.col("score").cast(pl.Int64, strict=False),
         pl.col("warning").cast(pl.Int64, strict=False),
+        penalty.alias(PENALTY),
     )
 
 
@@ -263,24 +270,40 @@ def _error(
 def move_survivors(
     top: int,
     scores: Mapping[str, int],
-    warned: Collection[str],
+    warned: Collection[str] | Mapping[str, int],
     warnings: dict[str, int],
     params: MortSubiteParams,
+    penalties: Mapping[str, int] | None = None,
 ) -> tuple[set[str], dict[str, int]]:
-    """Who is still in after one move (art. 7, 11), and each player's counted score.
+    """Who is still in after one move (art. 7, 11; FISF §5.9), and each player's counted
+    score.
 
-    `scores`: the score each participant still in played on the move; `warned`: the
-    players warned on it; `warnings`: each player's warnings of the round before the move,
-    updated with this move's (pass the same dict move after move)."""
+    `scores`: the score each participant still in played on the move, before any penalty;
+    `warned`: the players warned on it (one warning each), or each player's number of
+    warnings on it (0, 1 or 2: a disciplinary warning may come on top of another, FISF
+    §5.8); `warnings`: each player's warnings of the round before the move, updated with
+    this move's (pass the same dict move after move); `penalties`: the points the arbiter
+    took off each player's move (FISF §5.6), none by default.
+
+    The counted score is the score played less `warning_penalty` for each of the move's
+    warnings from the `penalised_from_warning`-th of the round on, less the penalty, never
+    below 0 (FISF §5.6: « pas de score négatif »). Elimination compares counted scores
+    (FISF §5.9: « toute pénalité est appliquée sur le coup concerné »); a solo is judged on
+    the scores played, before any penalty (FISF §3.5, art. 11)."""
     played = {pid: int(score) for pid, score in scores.items()}
-    penalised: set[str] = set()
-    for pid in sorted(warned):
-        warnings[pid] = warnings.get(pid, 0) + 1
-        if warnings[pid] >= params.penalised_from_warning:
-            penalised.add(pid)
-    counted = {
-        pid: s - params.warning_penalty if pid in penalised else s for pid, s in played.items()
-    }
+    counts = warned if isinstance(warned, Mapping) else dict.fromkeys(warned, 1)
+    deducted = {pid: int(points or 0) for pid, points in (penalties or {}).items()}
+    for pid in sorted(counts):
+        before = warnings.get(pid, 0)
+        warnings[pid] = before + int(counts[pid] or 0)
+        charged = sum(
+            1
+            for number in range(before + 1, warnings[pid] + 1)
+            if number >= params.penalised_from_warning
+        )
+        deducted[pid] = deducted.get(pid, 0) + charged * params.warning_penalty
+    penalised = {pid for pid, points in deducted.items() if points > 0 and pid in played}
+    counted = {pid: max(s - deducted.get(pid, 0), 0) for pid, s in played.items()}
     best = max(played.values())
     leaders = [pid for pid, s in played.items() if s == best]
     if len(leaders) == 1 and leaders[0] in penalised and len(played) > 1:
@@ -304,9 +327,10 @@ def _move_survivors(
     return move_survivors(
         int(rows[0]["top"]),
         {r["player_id"]: int(r["score"]) for r in rows},
-        [r["player_id"] for r in rows if r["warning"] == 1],
+        {r["player_id"]: int(r["warning"]) for r in rows if r["warning"]},
         warnings,
         params,
+        {r["player_id"]: int(r[PENALTY]) for r in rows if r[PENALTY]},
     )
 
 

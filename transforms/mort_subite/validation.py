@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 
 from transforms.calendar import SeasonCalendar
-from transforms.mort_subite.params import MOVES_EXPORT, PLAYERS_EXPORT
+from transforms.mort_subite.params import MOVES_EXPORT, PENALTY, PLAYERS_EXPORT
 from transforms.mort_subite.rules import _error, _rounds
 
 
@@ -167,9 +167,38 @@ def _moves_errors(m: pl.DataFrame, round_ids: set[str]) -> list[dict[str, Any]]:
     errors += _row_errors(
         m,
         MOVES_EXPORT,
-        pl.col("warning").is_not_null() & ~pl.col("warning").is_in([0, 1]),
+        pl.col("warning").is_not_null() & ~pl.col("warning").is_in([0, 1, 2]),
         "warning",
-        pl.format("warning : 1 ou vide attendu, pas {}", pl.col("warning")),
+        pl.format(
+            "warning : 0, 1 ou 2 avertissements attendus (vide : 0), pas {} — un joueur ne "
+            "reçoit qu'un avertissement par coup, plus au besoin un avertissement "
+            "disciplinaire (FISF §5.8)",
+            pl.col("warning"),
+        ),
+    )
+    errors += _row_errors(
+        m,
+        MOVES_EXPORT,
+        pl.col(PENALTY) < 0,
+        PENALTY,
+        pl.format(
+            "penalty : {} n'est pas un nombre de points retirés au coup (entier à partir de 0, "
+            "vide : 0)",
+            pl.col(PENALTY),
+        ),
+    )
+    errors += _row_errors(
+        m,
+        MOVES_EXPORT,
+        (pl.col("warning") == 2) & (pl.col(PENALTY) > 0),
+        PENALTY,
+        pl.format(
+            "le joueur {} a 2 avertissements et une pénalité au coup {} : un avertissement "
+            "ne se cumule pas avec une pénalité, seul l'avertissement disciplinaire s'y "
+            "ajoute (FISF §5.8)",
+            pl.col("player_id"),
+            pl.col("move"),
+        ),
     )
     errors += _row_errors(
         m,

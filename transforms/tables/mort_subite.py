@@ -52,7 +52,18 @@ TABLES = (
             ("top", INT, "the computer's top of the move"),
             ("player_id", STR),
             ("score", INT, "points played on the move, without any bonus"),
-            ("warning", INT, "`1` when the player was warned on the move, else null"),
+            (
+                "warning",
+                INT,
+                "warnings the player got on the move: `1`, `2` (a disciplinary warning on top "
+                "of another, FISF §5.8), else `0` or null",
+            ),
+            (
+                "penalty",
+                INT,
+                "points the arbiter took off the move (FISF §5.6: 5 for a wrong position), "
+                "else `0` or null",
+            ),
             ("source_file", STR),
         ),
         feeds=FAMILY,
@@ -96,8 +107,8 @@ TABLES = (
             (
                 "score_on_move",
                 INT,
-                "score counted on the move of elimination (after a warning penalty); null "
-                "for a player still in at the end",
+                "score counted on the move of elimination (after the warnings' and the "
+                "arbiter's penalties, never below 0); null for a player still in at the end",
             ),
             ("points", FLOAT, "exact: a shared value is a mean (29.5)"),
             (

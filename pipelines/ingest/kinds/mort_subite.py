@@ -84,7 +84,7 @@ MOVES = Kind(
     name="mort_subite_moves",
     label="coups Mort Subite",
     required=("round_id", "move", "top", "player_id", "score"),
-    optional=("warning",),
+    optional=("warning", "penalty"),
     dtypes={
         "round_id": _STR,
         "move": _INT,
@@ -92,6 +92,7 @@ MOVES = Kind(
         "player_id": _STR,
         "score": _INT,
         "warning": _INT,
+        "penalty": _INT,
     },
     signature=frozenset({"round_id", "move", "top", "score", "warning"}),
     aliases={
@@ -101,6 +102,9 @@ MOVES = Kind(
         "numero_coup": "move",
         "points": "score",
         "avertissement": "warning",
+        "avertissements": "warning",
+        "penalite": "penalty",
+        "penalites": "penalty",
     },
 )
 
@@ -232,7 +236,9 @@ def _engine_errors(
     results = accepted["results"]
     hosts = players.get_column("host_tournament_id").drop_nulls().unique()
     # only the host tournaments' rows can match: the join is the same on far fewer rows
-    series = with_host_series(players, results.filter(pl.col("tournament_id").is_in(hosts)))
+    series = with_host_series(
+        players, results.filter(pl.col("tournament_id").is_in(hosts.implode()))
+    )
     found = validate_challenge(series, moves, params.mort_subite, params.calendar)
     frames = []
     for export, rows in ((PLAYERS_EXPORT, players), (MOVES_EXPORT, moves)):
