@@ -192,9 +192,9 @@ def _france_standings() -> tuple[list[tuple[str, str | None, str]], pl.DataFrame
     population += [("n1", "FFSc", "7"), ("n2", "France", "7")]
     values: dict[str, tuple[float, float]] = {  # player: (global %N4, season PC)
         "by_n4": (7.0, 3000.0),  # 5A by %N4 alone
-        "by_pc": (0.0, 6500.0),  # 5A by PC alone
-        "both": (12.0, 7000.0),  # both: the PC route is the one written
-        "edge": (4.0, 6000.0),  # PC exactly at the minimum: admitted
+        "by_pc": (0.0, 6500.0),  # the best PC of the pool
+        "both": (12.0, 7000.0),  # both: the %N4 route is the one written
+        "edge": (4.0, 6000.0),  # %N4 4: at the minimum only when it is 4
     }
     for k in range(1, 77):
         pc = 5000.0 - 50.0 * (k - 1) if k <= 34 else 0.0
@@ -215,7 +215,7 @@ def _france_standings() -> tuple[list[tuple[str, str | None, str]], pl.DataFrame
     return population, standings
 
 
-def test_france_5a_by_pct_n4_or_by_pc_then_pc_bars_with_a_tie(
+def test_france_5a_by_pct_n4_or_by_pc_within_its_quota_then_pc_bars_with_a_tie(
     params: NationalParams,
     quotas: SeriesQuotas,
     series_params: SeriesParams,
@@ -223,21 +223,24 @@ def test_france_5a_by_pct_n4_or_by_pc_then_pc_bars_with_a_tie(
 ) -> None:
     population, standings = _france_standings()
     season = _season([], population, series_params, standings=standings)
-    france = dataclasses.replace(params, france=FranceParams(min_pct_n4=5.0, min_pc=6000.0))
+    france = dataclasses.replace(params, france=FranceParams(min_pct_n4=5.0))
     result = _classify(season, france, quotas, series_params, federations)
     rows = _rows(result, "FRA")
     assert len(rows) == 100  # one row per licensee
 
-    # 5A: by_n4 (7 ≥ 5, PC 3000 < 6000), by_pc (PC 6500, %N4 0), both, edge (6000 = minimum).
+    # N = 100, FRA cumulative shares: 1–4 18, 5A 22, 5B 27, 5C 32, 5D 38, 6A 45, 6B 52,
+    # 6C 60 (docs/rules.md §4: every PC bar, 5A's included, from the quotas).
+    # 5A by %N4 ≥ 5: by_n4 (7) and both (12), whatever their PC; p01 (4.99) and edge (4)
+    # do not. 5A by PC: round(22 % × 100) = 22 − 18 above − 2 by %N4 = 2: by_pc (6500)
+    # and edge (6000); p01 (5000) does not.
     assert (rows["by_n4"]["rule"], rows["by_n4"]["value"]) == ("france_pct_n4", 7.0)
+    assert (rows["both"]["rule"], rows["both"]["value"]) == ("france_pct_n4", 12.0)
     assert (rows["by_pc"]["rule"], rows["by_pc"]["value"]) == ("france_pc", 6500.0)
-    assert (rows["both"]["rule"], rows["both"]["value"]) == ("france_pc", 7000.0)
     assert (rows["edge"]["rule"], rows["edge"]["value"]) == ("france_pc", 6000.0)
     five_a = {p for p, r in rows.items() if r["subseries"] == "5A"}
-    assert five_a == {"by_n4", "by_pc", "both", "edge"}  # p01: %N4 4.99 < 5, PC 5000 < 6000
+    assert five_a == {"by_n4", "by_pc", "both", "edge"}
 
-    # N = 100, FRA cumulative shares: 1–4 18, 5A 22, 5B 27, 5C 32, 5D 38, 6A 45, 6B 52,
-    # 6C 60. Above 5B: 18 + 4 = 22, so 5B wants 27 − 22 = 5: p01…p05, and p06 tied with
+    # Above 5B: 18 + 4 = 22, so 5B wants 27 − 22 = 5: p01…p05, and p06 tied with
     # p05 at 4800 comes too (6). 5C wants 32 − 28 = 4 (p07…p10), 5D 38 − 32 = 6
     # (p11…p16), 6A 7 (p17…p23), 6B 7 (p24…p30); 6C wants 8 but only p31…p34 have PC
     # (a bar is never 0); 6D is the rest: p35…p76 (42).
@@ -270,7 +273,7 @@ def test_france_5a_by_pct_n4_or_by_pc_then_pc_bars_with_a_tie(
     }
     assert bars == {
         ("5A", "france_pct_n4"): (5.0, 2, None),  # by_n4 and both reach the %N4 minimum
-        ("5A", "france_pc"): (6000.0, 3, None),  # by_pc, both, edge reach the PC minimum
+        ("5A", "france_pc"): (6000.0, 2, 2),  # the quota's bar: edge, its last admitted
         ("5B", "france_pc"): (4800.0, 6, 5),
         ("5C", "france_pc"): (5000.0 - 50 * 9, 4, 4),  # p10: 4550
         ("5D", "france_pc"): (5000.0 - 50 * 15, 6, 6),  # p16: 4250
@@ -284,44 +287,51 @@ def test_france_5a_by_pct_n4_or_by_pc_then_pc_bars_with_a_tie(
         .select(pl.concat_str("subseries", "rule", separator=" "), "kind")
         .rows()
     )
-    assert kinds["5A france_pct_n4"] == kinds["5A france_pc"] == "minimum"
-    assert kinds["5B france_pc"] == kinds["6C france_pc"] == "quota"
+    assert kinds["5A france_pct_n4"] == "minimum"
+    assert kinds["5A france_pc"] == kinds["5B france_pc"] == kinds["6C france_pc"] == "quota"
     assert kinds["6D france_pc"] == "rest"
 
 
-def test_france_5a_minimums_are_parameters(
+def test_france_5a_by_pc_admits_what_the_pct_n4_route_leaves_of_the_quota(
     params: NationalParams,
     quotas: SeriesQuotas,
     series_params: SeriesParams,
     federations: AliasTable,
 ) -> None:
+    """A lower %N4 minimum (4): by_n4, both, edge (4.0) and p01 (4.99) reach 5A by %N4,
+    18 + 4 = 22 = 5A's boundary: the PC route admits nobody, by_pc's 6500 included (a
+    fixed 6000 PC would have let it in), and 5A's PC step has no bar."""
     population, standings = _france_standings()
     season = _season([], population, series_params, standings=standings)
-    strict = dataclasses.replace(params, france=FranceParams(min_pct_n4=50.0, min_pc=6600.0))
-    rows = _rows(_classify(season, strict, quotas, series_params, federations), "FRA")
-    # Only `both` (PC 7000) reaches 5A: by_pc (6500), edge (6000) and by_n4 (7 %) do not.
-    assert {p for p, r in rows.items() if r["subseries"] == "5A"} == {"both"}
-    # Above 5B: 18 + 1 = 19, so 5B wants 27 − 19 = 8: by_pc 6500, edge 6000, p01 … p04
-    # (5000 … 4850) and p05, p06 (4800, tied 7th and 8th).
-    assert {p for p, r in rows.items() if r["subseries"] == "5B"} == {
-        "by_pc",
+    low = dataclasses.replace(params, france=FranceParams(min_pct_n4=4.0))
+    result = _classify(season, low, quotas, series_params, federations)
+    rows = _rows(result, "FRA")
+    assert {p for p, r in rows.items() if r["subseries"] == "5A"} == {
+        "by_n4",
+        "both",
         "edge",
         "p01",
+    }
+    assert {rows[p]["rule"] for p in ("by_n4", "both", "edge", "p01")} == {"france_pct_n4"}
+    # 5B wants 27 − 22 = 5: by_pc 6500, p02 … p04 (4950 … 4850) and p05, p06 (4800, tied 5th)
+    assert {p for p, r in rows.items() if r["subseries"] == "5B"} == {
+        "by_pc",
         "p02",
         "p03",
         "p04",
         "p05",
         "p06",
     }
-    # 5C p07–p11, 5D p12–p17, 6A p18–p24, 6B p25–p31 (3500); 6C wants 8: p32, p33, p34
-    # (3450, 3400, 3350) and by_n4 with its PC 3000, the only ones left with PC.
-    assert {p for p, r in rows.items() if r["subseries"] == "6C"} == {
-        "p32",
-        "p33",
-        "p34",
-        "by_n4",
+    assert (rows["by_pc"]["rule"], rows["by_pc"]["value"]) == ("france_pc", 6500.0)
+    # 5C wants 32 − 28 = 4: p07 … p10
+    assert {p for p, r in rows.items() if r["subseries"] == "5C"} == {"p07", "p08", "p09", "p10"}
+    bars = {
+        (b["subseries"], b["rule"]): (b["bar"], b["admitted"], b["target"])
+        for b in result.bars.filter(pl.col("federation") == "FRA").iter_rows(named=True)
     }
-    assert rows["by_n4"]["rule"] == "france_pc"
+    assert bars[("5A", "france_pct_n4")] == (4.0, 4, None)
+    assert bars[("5A", "france_pc")] == (None, 0, 0)
+    assert bars[("5B", "france_pc")] == (4800.0, 6, 5)
 
 
 # --------------------------------------------------------------------------- Belgium
@@ -745,7 +755,8 @@ def test_national_yaml(params: NationalParams) -> None:
         (("  GBR: median", "  XYZ: median"), r"rules\.XYZ: not a code of federations\.csv"),
         (("reference_federation: FRA", "reference_federation: France"), "not a code"),
         (("home_events: 3 ", "home_events: 9 "), "home_events <= counted_events"),
-        (("min_pc: 6000 ", "min_pc: beaucoup "), r"france\.min_pc must be a number"),
+        (("min_pct_n4: 5 ", "min_pct_n4: beaucoup "), r"france\.min_pct_n4 must be a number"),
+        (("min_pct_n4: 5 ", "min_pc: 6000\n  min_pct_n4: 5 "), r"france\.min_pc is no longer"),
         (('series: ["5", "6", "7"]', 'series: ["5", "8"]'), "series must be among"),
     ],
 )

@@ -326,7 +326,7 @@ def test_the_keys_are_found_by_walking_the_reference_files(tmp_path: Path) -> No
         "cote.ranking.series_shares.Joker",
         "elo.preset",
         "elo.presets.fide.k.k_new",
-        "national.france.min_pc",
+        "national.france.min_pct_n4",
     ):
         assert key in params, key
     assert params["cote.categories.open.pj_max"].value == [300, 320]  # one per min_games

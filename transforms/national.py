@@ -5,8 +5,8 @@
 séries". Each federation with a national rule (`data/reference/national.yaml`) classifies
 its licensees who are not in the international series:
 
-- **France** (`france`): 5A by a minimum global %N4 *or* a minimum season PC; then 5B … 6C
-  by PC bars set from the federation's sub-quotas, 6D the rest.
+- **France** (`france`): 5A by a minimum global %N4 *or* by the season PC within 5A's
+  quota; then 5B … 6C by PC bars set from the federation's sub-quotas, 6D the rest.
 - **Belgium** (`belgium`): PP5, PP6, PP7 by the zone method of §3 for X = 5, 6, 7; series 5
   by PP5 (quotas, and a minimum PP5), series 6 by PP6, series 7 by PP7.
 - **Switzerland** (`switzerland`): PC of the player's best events — their 3 best events held
@@ -41,12 +41,16 @@ Decisions taken here, where [000] and docs/rules.md §4 are silent:
   been overtaken (ties, or more players above than the quotas give) admits nobody. Ties
   with the last admitted player are admitted; a criterion value of 0 or none never admits
   (the bar is never 0); a `rest` step takes everyone left.
-- **France**: the pool is the French players of series 5–6 of the cascade; 5A takes every
-  one of them whose global %N4 reaches `min_pct_n4` or whose season PC reaches `min_pc`
-  (rule `france_pc` when PC reaches its minimum, else `france_pct_n4`, the value being that
-  criterion); 5B, 5C, 5D, 6A, 6B, 6C follow by PC with the FRA sub-quotas (5A's 4 % counts
-  in the cumulative boundaries), 6D is the rest. The published bars (`national_bars`) are
-  the two minimums for 5A and the PC of the last admitted player of the other steps.
+- **France** (docs/rules.md §4, a decision of the committee: « des barres d'accès sont
+  établies pour accéder aux séries 5 et 6 et éventuellement à leurs subdivisions »): the
+  pool is the French players of series 5–6 of the cascade. 5A first takes every one of
+  them whose global %N4 reaches `min_pct_n4`, whatever their PC (rule `france_pct_n4`,
+  value %N4); they count inside 5A's quota. Then every PC bar, 5A's included, is set from
+  the FRA sub-quotas like any quota step: 5A (4 % of N) admits by PC its cumulative
+  boundary minus everyone above and the %N4 route's players (never a negative number;
+  rule `france_pc`, value PC), then 5B, 5C, 5D, 6A, 6B, 6C; 6D is the rest. The published
+  bars (`national_bars`) are the %N4 minimum (`kind` = `minimum`) and the PC of the last
+  admitted player of each quota step, 5A's included.
 - **Belgium**: PP5, PP6, PP7 reuse §3's zone method as it is (`duplicate_event_scores` and
   `season_standings`), by shifting the series held that day by X − 4 so that series X takes
   the place of series 4 (better series fold into 1): PP_X is the %N4 of the shifted field,
@@ -137,11 +141,10 @@ NATIONAL_LEVELS = (5, 6)  # the series a national rule fills from the quotas (7 
 
 @dataclass(frozen=True)
 class FranceParams:
-    """5A is reached by a global %N4 of at least `min_pct_n4` or a season PC of at least
-    `min_pc`."""
+    """5A is reached by a global %N4 of at least `min_pct_n4`, or by the season PC within
+    5A's quota (a bar set each season, not a parameter)."""
 
     min_pct_n4: float
-    min_pc: float
 
 
 @dataclass(frozen=True)
@@ -584,50 +587,42 @@ def _france(
     pool = fed.pool.join(
         standings.select("player_id", "pct_n4", "pc"), on="player_id", how="left"
     ).with_columns(pl.col("pc").fill_null(0.0), pl.col("pct_n4").fill_null(0.0))
-    by_pc = (pl.col("pc") > 0) & (pl.col("pc") >= params.min_pc - TIE_TOLERANCE)
     by_n4 = (pl.col("pct_n4") > 0) & (pl.col("pct_n4") >= params.min_pct_n4 - TIE_TOLERANCE)
-    pool = pool.with_columns(by_pc.alias("_by_pc"), by_n4.alias("_by_n4"))
+    pool = pool.with_columns(by_n4.alias("_by_n4"))
     steps = _quota_steps(quotas, fed.code)
     first_series, first_sub, _ = steps[0]
-    top = pool.filter(pl.col("_by_pc") | pl.col("_by_n4"))
+    # 5A by %N4: whatever their PC, inside 5A's quota (the PC route admits the rest of it)
+    top = pool.filter(pl.col("_by_n4"))
     top_rows = _rows(
         top.select(
             "player_id",
-            pl.when(pl.col("_by_pc"))
-            .then(pl.lit(FRANCE_PC))
-            .otherwise(pl.lit(FRANCE_PCT_N4))
-            .alias("rule"),
-            pl.when(pl.col("_by_pc")).then(pl.col("pc")).otherwise(pl.col("pct_n4")).alias("value"),
+            pl.lit(FRANCE_PCT_N4).alias("rule"),
+            pl.col("pct_n4").alias("value"),
             pl.lit(first_series).alias("series"),
             pl.lit(first_sub).alias("subseries"),
         )
     )
-    bars: list[dict[str, object]] = [
-        {
-            "series": first_series,
-            "subseries": first_sub,
-            "rule": rule,
-            "bar": float(minimum),
-            "admitted": top.filter(pl.col(route)).height,
-            "target": None,
-            "kind": MINIMUM,
-        }
-        for rule, minimum, route in (
-            (FRANCE_PCT_N4, params.min_pct_n4, "_by_n4"),
-            (FRANCE_PC, params.min_pc, "_by_pc"),
-        )
-    ]
+    minimum: dict[str, object] = {
+        "series": first_series,
+        "subseries": first_sub,
+        "rule": FRANCE_PCT_N4,
+        "bar": float(params.min_pct_n4),
+        "admitted": top.height,
+        "target": None,
+        "kind": MINIMUM,
+    }
+    # every PC bar, 5A's included, from the cumulative FRA sub-quotas
     ladder = [
         _Step(series, sub, FRANCE_PC, "pc", cumulative, positive=cumulative is not None)
-        for series, sub, cumulative in steps[1:]
+        for series, sub, cumulative in steps
     ]
-    rest = pool.filter(~(pl.col("_by_pc") | pl.col("_by_n4")))
+    rest = pool.filter(~pl.col("_by_n4"))
     chosen, ladder_bars = _ladder(rest, ladder, fed.population, fed.above + top.height)
     left = rest.join(chosen, on="player_id", how="anti")
     frames = [top_rows, _rows(chosen)]
     if left.height:
         frames.append(_unclassified(left, FRANCE_PC, "aucune série ne l'admet par les PC"))
-    return pl.concat(frames), bars + ladder_bars
+    return pl.concat(frames), [minimum, *ladder_bars]
 
 
 def _belgium(

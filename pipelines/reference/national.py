@@ -57,6 +57,11 @@ def load_national_params(reference_dir: Path) -> NationalParams:
         if str(code) not in codes:
             raise ReferenceDataError(f"{path}: rules.{code}: not a code of {FEDERATIONS_FILE}")
     france = _section(data, "france", path)
+    if "min_pc" in france:
+        raise ReferenceDataError(
+            f"{path}: france.min_pc is no longer a parameter: 5A's PC bar is set each season "
+            "by 5A's quota in series_quotas.csv (docs/rules.md §4); remove it"
+        )
     belgium = _section(data, "belgium", path)
     switzerland = _section(data, "switzerland", path)
     median = _section(data, "median", path)
@@ -71,10 +76,7 @@ def load_national_params(reference_dir: Path) -> NationalParams:
     try:
         return NationalParams(
             rules={str(code): str(rule) for code, rule in rules.items()},
-            france=FranceParams(
-                min_pct_n4=_number(france, "min_pct_n4", path, "france"),
-                min_pc=_number(france, "min_pc", path, "france"),
-            ),
+            france=FranceParams(min_pct_n4=_number(france, "min_pct_n4", path, "france")),
             belgium=BelgiumParams(min_pp5=_number(belgium, "min_pp5", path, "belgium")),
             switzerland=SwitzerlandParams(
                 counted_events=_count(switzerland, "counted_events", path, "switzerland"),

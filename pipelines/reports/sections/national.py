@@ -40,11 +40,11 @@ def _rule_text(rule: str, params: NationalParams, federations: AliasTable) -> st
     if rule == "france":
         france = params.france
         return (
-            f"Série 5A : un %N4 global d'au moins {fmt_number(france.min_pct_n4, 2)} % ou au "
-            f"moins {fmt_number(france.min_pc)} points de classement (PC) dans la saison, l'un ou "
-            "l'autre suffit. Séries 5B à 6C : par les PC, selon les sous-quotas de la "
-            "fédération (la barre d'une sous-série est la valeur de son dernier admis) ; "
-            "6D : tous les autres joueurs."
+            f"Série 5A : un %N4 global d'au moins {fmt_number(france.min_pct_n4, 2)} %, ou "
+            "les points de classement (PC) de la saison dans le quota de la 5A (les joueurs "
+            "admis par le %N4 y comptent). Séries 5A à 6C par les PC : selon les sous-quotas "
+            "de la fédération, cumulés (la barre d'une sous-série est la valeur de son "
+            "dernier admis) ; 6D : tous les autres joueurs."
         )
     if rule == "belgium":
         return (
