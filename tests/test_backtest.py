@@ -399,3 +399,30 @@ def test_the_notebook_explores_the_tables(
     assert overall.height == len(backtest.system_names(list(ELO))) - 1  # all but higher_cote
     assert overall["log_loss"].is_sorted()
     assert len(defs["curves"].data) == overall.height + 1  # and the diagonal
+
+
+def test_the_command_exit_status_and_same_bytes_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """1 when an export is refused (named on stderr, the rest scored), 2 when nothing can
+    be scored, in French; the same inputs give the same report, byte for byte."""
+    from classement.cli import main
+
+    raw = _copy([*SMALL[:3], BROKEN], tmp_path / "raw")
+    argv = ["backtest", "--raw", str(raw), "--systems", "elo_wespa", "coin", "--no-pdf"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith(f"Export refusé : {BROKEN}, ligne 20 : ")
+    assert "Toutes les saisons notées (89 parties)" in out and "Meilleur : " in out
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 1
+    first, second = (tmp_path / d / "index.html" for d in ("a", "b"))
+    assert first.read_bytes() == second.read_bytes()
+    tables = [Warehouse(tmp_path / d / DATABASE).table("rating_backtest") for d in ("a", "b")]
+    assert tables[0].equals(tables[1])
+    capsys.readouterr()
+    (tmp_path / "empty").mkdir()
+    assert main(["backtest", "--raw", str(tmp_path / "empty"), "--out", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Rétro-évaluation impossible : aucune partie à évaluer"), err
+    assert main(["backtest", "--raw", str(raw), "--warehouse", str(tmp_path / "w.duckdb")]) == 2
+    assert "--raw et --warehouse s'excluent" in capsys.readouterr().err
