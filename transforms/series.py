@@ -339,6 +339,18 @@ def series_boundaries(quotas: SeriesQuotas, population: int) -> dict[int, int]:
     }
 
 
+def series_boundaries_array(quotas: SeriesQuotas, populations: np.ndarray) -> np.ndarray:
+    """`series_boundaries` of many populations at once: an (len(populations), 6) Int64 array
+    of the cumulative boundaries of series 1–6, −1 from the rest series on. Exact: with the
+    cumulative share a/b percent, round(a/b × N / 100) half away = (2aN + 100b) // 200b."""
+    sizes = np.asarray(populations, dtype=np.int64)
+    out = np.full((sizes.size, len(CASCADE_SERIES)), -1, dtype=np.int64)
+    for s, cumulative in _cumulative_shares(quotas):
+        a, b = cumulative.numerator, cumulative.denominator
+        out[:, s - 1] = (2 * a * sizes + 100 * b) // (200 * b)
+    return out
+
+
 def _admit_codes(values: np.ndarray, remaining: np.ndarray, wanted: int) -> np.ndarray:
     """Admission mask: the best `wanted` of the `remaining` players by `values`, ties with
     the bar (the `wanted`-th best value) admitted too. A value of 0 or missing (NaN) is never

@@ -43,7 +43,7 @@ from transforms.series import (
     _code_criterion,
     _criteria_matrix,
     event_coefficients,
-    series_boundaries,
+    series_boundaries_array,
 )
 from transforms.series_labels import NEW_LICENSEE_SERIES
 
@@ -354,13 +354,7 @@ def _provisional(
     for s in CASCADE_SERIES:
         series_row[s] = _CRITERION_ROW[s]
     # The cumulative boundaries of series 1–6 after each event (−1: the rest series).
-    by_size: dict[int, np.ndarray] = {}
-    event_bounds = np.empty((n_events, len(CASCADE_SERIES)), dtype=np.int64)
-    for k, size in enumerate(population.tolist()):
-        if size not in by_size:
-            bounds = series_boundaries(quotas, size)
-            by_size[size] = np.array([bounds.get(s, -1) for s in CASCADE_SERIES], dtype=np.int64)
-        event_bounds[k] = by_size[size]
+    event_bounds = series_boundaries_array(quotas, population)
     base_codes = np.where(is_new, int(NEW_LICENSEE_SERIES), 0).astype(np.int8)
     # Each criterion's rows in (event, value, player) order, NaN as -inf: the order in
     # which an event's players enter the sorted rows.

@@ -332,6 +332,12 @@ def _season_players(i: SeasonInputs) -> pl.DataFrame:
     )
 
 
+def _season_held_series(i: SeasonInputs) -> pl.DataFrame:
+    """`held_series` of every result of the season, computed once for the duplicate
+    series and the cote (each row depends on its own player and event only)."""
+    return held_series(i, i.frame("results"))
+
+
 READERS: dict[str, Callable[[SeasonInputs], pl.DataFrame]] = {
     "tournaments": lambda i: season_tournaments(i.wh, i.season),
     "results": lambda i: season_results(i.wh, i.season),
@@ -367,6 +373,7 @@ READERS: dict[str, Callable[[SeasonInputs], pl.DataFrame]] = {
     "mort_subite_players": _mort_subite_players,
     "mort_subite_moves": _mort_subite_moves,
     "game_sheets": lambda i: _season_sheets(i.wh, i.season),
+    "season_held_series": _season_held_series,
 }
 
 # The inputs the ratings' and series' families read (the benchmark reads them untimed).
@@ -399,7 +406,12 @@ def held_series(i: SeasonInputs, results: pl.DataFrame) -> pl.DataFrame:
 
 def _event_scores(i: SeasonInputs) -> Frames:
     results = i.frame("duplicate_results")
-    scores = duplicate_event_scores(results, i.frame("duplicate_events"), held_series(i, results))
+    held = i.frame("season_held_series").join(
+        results.select("tournament_id", "player_id"),
+        on=["tournament_id", "player_id"],
+        how="semi",
+    )
+    scores = duplicate_event_scores(results, i.frame("duplicate_events"), held)
     return {"duplicate_event_scores": scores}
 
 
@@ -455,7 +467,7 @@ def _cote(i: SeasonInputs) -> Frames:
         results,
         i.frame("rating_lists"),
         i.params.cote,
-        series=held_series(i, results),
+        series=i.frame("season_held_series"),
         prior=cote.last_cotes(i.frame("prior_cote_history")),
     )
     return {"cote_history": history}
