@@ -60,11 +60,11 @@ from transforms.series_labels import SERIES_ORDER, series_level
 SERIES_STEPS = {label: step for step, label in enumerate(SERIES_ORDER)}
 
 
-def _rows(split: Mapping[str, pl.DataFrame], pid: str) -> list[dict[str, Any]]:
-    """The player's rows of a table split by player, as Python rows (none: empty). A page
-    reads its rows in Python: a Polars call per player and table cost more than the page."""
-    frame = split.get(pid)
-    return [] if frame is None else frame.rows(named=True)
+def _rows(split: PlayerRows, pid: str) -> list[dict[str, Any]]:
+    """The player's rows of a table split by player, as Python rows (none: empty), read
+    for a whole chunk of players at once (`_prefetch`): a Polars call per player and table
+    cost more than the page."""
+    return split.rows_of(pid)
 
 
 @dataclass(frozen=True)
@@ -78,14 +78,14 @@ class _PlayerData:
     elo: PlayerRows
     results: PlayerRows
     duplicate: PlayerRows
-    classification: Mapping[str, pl.DataFrame]
-    movements: Mapping[str, pl.DataFrame]
-    cote_ranking: Mapping[str, pl.DataFrame]
-    elo_ranking: Mapping[str, pl.DataFrame]
+    classification: PlayerRows
+    movements: PlayerRows
+    cote_ranking: PlayerRows
+    elo_ranking: PlayerRows
     blocks: tuple[tuple[PlayerBlock, Any], ...]  # the families' blocks, each loaded once
-    listed: Mapping[str, pl.DataFrame]  # rating lists, by date
-    standings: Mapping[str, pl.DataFrame]
-    published: Mapping[str, pl.DataFrame]  # the FFSc's published series (comparison rows)
+    listed: PlayerRows  # rating lists, by date
+    standings: PlayerRows
+    published: PlayerRows  # the FFSc's published series (comparison rows)
     events: Mapping[str, tuple[str, dt.date | None, float]]  # id → name, end, weight
     divisor: float  # the series' minimum divisor D
     federations: Mapping[str, str | None]  # as written → « France (FRA) »
@@ -731,6 +731,20 @@ def _event_cells(
     }
 
 
+def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
+    """The tables a page reads row by row (`_rows`)."""
+    return (
+        d.classification,
+        d.movements,
+        d.cote_ranking,
+        d.elo_ranking,
+        d.listed,
+        d.results,
+        d.published,
+        d.standings,
+    )
+
+
 def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     info = d.player_rows[pid].row(0, named=True)
     name = info["name"]
@@ -911,6 +925,8 @@ def write_player_pages(
     for start in range(0, len(todo), CHUNK):
         group = todo[start : start + CHUNK]
         chunk = _chunk(d, pl.Series(group, dtype=pl.String))
+        for split in _fetched(d):
+            split.prefetch(group)
         for pid in group:
             write_atomic(folder / names[pid], render_player(pid, d, chunk))
             done += 1

@@ -53,6 +53,26 @@ class PlayerRows(Mapping[str, pl.DataFrame]):
         self.frame = frame
         self._spans: dict[str, tuple[int, int]] = dict(spans)
         self.digests: dict[str, int] = dict(digests)
+        self._fetched: dict[str, list[dict[str, Any]]] = {}
+
+    def prefetch(self, players: Collection[str]) -> None:
+        """Read the rows of `players` as Python rows in one call (`rows_of`), instead of
+        one call per player; the rows fetched before are let go."""
+        self._fetched = {}
+        if self.frame is None:
+            return
+        part = self.frame.filter(pl.col("player_id").is_in(pl.Series(list(players)).implode()))
+        for row in part.rows(named=True):
+            self._fetched.setdefault(row["player_id"], []).append(row)
+
+    def rows_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's rows as Python rows, in their order (none: empty)."""
+        fetched = self._fetched.get(player_id)
+        if fetched is not None:
+            return fetched
+        if player_id not in self._spans:
+            return []
+        return self[player_id].rows(named=True)
 
     def __getitem__(self, player_id: str) -> pl.DataFrame:
         start, length = self._spans[player_id]
