@@ -49,6 +49,7 @@ from pipelines.reports.player_blocks import (
     by_player,
     hash_text,
     season_link,
+    splits_in,
 )
 from pipelines.reports.player_blocks import discover as discover_blocks
 from pipelines.reports.section import Chart, chart_html
@@ -742,6 +743,7 @@ def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
         d.results,
         d.published,
         d.standings,
+        *(split for _, loaded in d.blocks for split in splits_in(loaded)),
     )
 
 

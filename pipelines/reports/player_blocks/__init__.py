@@ -5,14 +5,16 @@ block needs once for all players (`by_player(frame)`), and `render(player_id, lo
 returns the block's markup for one player, or None when the player has nothing there.
 The player pages (`pipelines.reports.player_pages`) show the blocks by `order`, after their own.
 
-A page is rendered again only when what it shows changed: each `by_player` split carries
-a digest of every player's rows, and whatever else `load` returns counts for every player
-(a change there renders every page again). A block's `render` must read nothing but what
-its `load` returned.
+`render` reads a player's rows with `PlayerRows.rows_of` (Python rows, fetched for many
+players at once by the pages). A page is rendered again only when what it shows changed:
+each `by_player` split carries a digest of every player's rows, and whatever else `load`
+returns counts for every player (a change there renders every page again). A block's
+`render` must read nothing but what its `load` returned.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import pkgutil
@@ -138,6 +140,19 @@ DIGEST_SEED = 20_260_101  # fixed: the digests of one Polars version are stable
 def hash_text(text: str) -> int:
     """A stable 64-bit hash of a text (Python's own `hash` changes between processes)."""
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def splits_in(value: object) -> list[PlayerRows]:
+    """The `PlayerRows` in what a block's `load` returned (in its fields, items, values)."""
+    if isinstance(value, PlayerRows):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in splits_in(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in splits_in(v)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [s for f in dataclasses.fields(value) for s in splits_in(getattr(value, f.name))]
+    return []
 
 
 @cache

@@ -71,14 +71,14 @@ def load(data: ReportData) -> _Loaded:
 
 
 def render(pid: str, loaded: _Loaded) -> Html | None:
-    points = loaded.points.get(pid)
-    rankings = loaded.rankings.get(pid)
-    finals = loaded.finals.get(pid)
-    if points is None and rankings is None and finals is None:
+    points = loaded.points.rows_of(pid)
+    rankings = loaded.rankings.rows_of(pid)
+    finals = loaded.finals.rows_of(pid)
+    if not points and not rankings and not finals:
         return None
     name = loaded.circuit_names
     parts: list[str] = []
-    if rankings is not None:
+    if rankings:
         parts.append(
             table(
                 ["Année", "Circuit", "Place", "5 meilleurs", "Tournois joués", "Classement"],
@@ -93,13 +93,13 @@ def render(pid: str, loaded: _Loaded) -> Html | None:
                         if r["last_of_year"]
                         else f"le plus récent (au {fmt_date(r['as_of'])})",
                     )
-                    for r in rankings.iter_rows(named=True)
+                    for r in rankings
                 ],
                 numeric=(0, 2, 3, 4),
                 caption="Place au classement de fin d'année de chaque circuit",
             )
         )
-    if points is not None:
+    if points:
         parts.append(
             table(
                 [
@@ -127,13 +127,13 @@ def render(pid: str, loaded: _Loaded) -> Html | None:
                         _points(r["final_points"]),
                         Html(f"<strong>{_points(r['total'])}</strong>"),
                     )
-                    for r in points.iter_rows(named=True)
+                    for r in points
                 ],
                 numeric=(3, 4, 5, 6, 7, 8, 9),
                 caption="Points de circuit, tournoi par tournoi",
             )
         )
-    if finals is not None:
+    if finals:
         parts.append(
             table(
                 ["Date", "Finale", "Place", "Pts", "V", "N", "D", "Départagé par"],
@@ -148,7 +148,7 @@ def render(pid: str, loaded: _Loaded) -> Html | None:
                         r["losses"],
                         TIEBREAK_LABELS.get(r["tiebreak_used"] or "", None),
                     )
-                    for r in finals.iter_rows(named=True)
+                    for r in finals
                 ],
                 numeric=(2, 3, 4, 5, 6),
                 caption="Finales en toutes rondes (Masters Grand Sud, Grand Est)",

@@ -73,12 +73,12 @@ def _distinction(r: dict[str, Any]) -> str:
 
 
 def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows, tuple[str, ...]]) -> Html | None:
-    rounds, standings = (part.get(player_id) for part in loaded[:2])
+    rounds, standings = (part.rows_of(player_id) for part in loaded[:2])
     reported = loaded[2]
-    if rounds is None and standings is None:
+    if not rounds and not standings:
         return None
     parts: list[str] = []
-    if rounds is not None:
+    if rounds:
         parts += [
             tag("h3", "Manches disputées"),
             table(
@@ -93,7 +93,7 @@ def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows, tuple[str, ...]
                         _points(r["points"]),
                         _out(r),
                     )
-                    for r in rounds.iter_rows(named=True)
+                    for r in rounds
                 ],
                 numeric=(3, 4),
                 caption="Points de la place (70 au vainqueur ; finale doublée) ; des joueurs "
@@ -101,7 +101,7 @@ def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows, tuple[str, ...]
                 "partagent les points de leurs places.",
             ),
         ]
-    if standings is not None:
+    if standings:
         parts += [
             tag("h3", "Classement de la saison"),
             table(
@@ -126,7 +126,7 @@ def render(player_id: str, loaded: tuple[PlayerRows, PlayerRows, tuple[str, ...]
                         _points(r["total"]),
                         _distinction(r),
                     )
-                    for r in standings.iter_rows(named=True)
+                    for r in standings
                 ],
                 numeric=(1, 3, 4, 5, 6),
             ),

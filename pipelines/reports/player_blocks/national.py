@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import polars as pl
-
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, table
 from pipelines.reports.labels import NATIONAL_RULES, national_value, series_label
@@ -24,8 +22,8 @@ def load(data: ReportData) -> dict[str, Any]:
 
 
 def render(player_id: str, loaded: dict[str, Any]) -> Html | None:
-    rows: pl.DataFrame | None = loaded["rows"].get(player_id)
-    if rows is None:
+    rows: list[dict[str, Any]] = loaded["rows"].rows_of(player_id)
+    if not rows:
         return None
     names: dict[str, str] = loaded["names"]
     lines = [
@@ -38,7 +36,7 @@ def render(player_id: str, loaded: dict[str, Any]) -> Html | None:
             national_value(r["rule"], r["value"]),
             r["reason"],
         )
-        for r in rows.rows(named=True)  # in season order (`load`)
+        for r in rows  # in season order (`load`)
     ]
     return table(
         ["Saison", "Fédération", "Série nationale", "Sous-série", "Règle", "Valeur", "Raison"],
