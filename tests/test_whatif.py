@@ -152,8 +152,11 @@ def test_raising_a_series_quota_equals_a_build_under_that_quota(
     csv = pl.read_csv(outputs.csv, infer_schema=False)
     assert csv.equals(c.rows())
     html = outputs.html.read_text(encoding="utf-8")
-    assert "<code>series.quotas.*.1</code>" in html
-    assert "suit en proportion la part de « * » de sa série" in html
+    # the committee reads the parameters' French names, not their keys (issue 27, item 4)
+    assert '<span data-key="series.quotas.*.1">quota de la série 1 (autres fédérations)' in html
+    assert "suit en proportion la part des autres fédérations de sa série" in html
+    assert "<h1>Simulation de règles : saison" in html
+    assert "What-if" not in html and "<code>" not in html and ".yaml" not in html
 
 
 @pytest.mark.slow

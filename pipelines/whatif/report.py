@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from pipelines.paths import PROJECT_ROOT
+from pipelines.reference.federations import load_federations
 from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.html import (
     Html,
@@ -49,30 +48,31 @@ from pipelines.whatif.compare import (
     SUPER_SERIE_CHANGE,
     Comparison,
 )
+from pipelines.whatif.settings.labels import parameter_label
 from pipelines.whatif.settings.values import show
 from transforms import whatif
+from transforms.federations import AliasTable
 
 BEFORE_COLOUR = "#9aa3b2"
 AFTER_COLOUR = PALETTE[0]
 LARGEST = 20  # rows of the « largest changes » tables
 NO_CHANGE = "Aucun changement"
-FAMILY_FILES = {
-    "series": "series.yaml, series_quotas.csv",
-    "national": "national.yaml",
-    "cote": "cote.yaml, cote_categories.csv",
-    "elo": "elo.yaml",
+# Each rule family's parameters as the report names them (never their files).
+FAMILY_WORDS = {
+    "series": "des séries duplicate",
+    "national": "des classements nationaux",
+    "cote": "de la cote",
+    "elo": "de l'Elo",
 }
 
 
-def _shown(path: Path) -> str:
-    """A folder as the project names it (`data/reference`), else its path."""
-    resolved = path.resolve()
-    root = PROJECT_ROOT.resolve()
-    return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else str(path)
-
-
 def _title(c: Comparison) -> str:
-    return f"What-if : saison {c.season}"
+    return f"Simulation de règles : saison {c.season}"
+
+
+def _label(key: str, federations: AliasTable) -> str:
+    """A parameter's French name (its key when no pattern knows it)."""
+    return parameter_label(key, federations.name) or key
 
 
 def _range(c: Comparison) -> str:
@@ -97,6 +97,7 @@ def _nothing(text: str) -> Html:
 
 def _parameters(c: Comparison) -> list[Fragment]:
     scenario = c.scenario
+    federations = load_federations(scenario.base_dir)
     parts: list[Fragment] = []
     if not scenario.changes:
         parts.append(
@@ -111,14 +112,13 @@ def _parameters(c: Comparison) -> list[Fragment]:
         rows = []
         for change in scenario.changes:
             note = (
-                "suit en proportion la part de « * » de sa série"
+                "suit en proportion la part des autres fédérations de sa série"
                 if change.derived
-                else "réglé par le what-if"
+                else "réglé pour cette simulation"
             )
             rows.append(
                 (
-                    tag("code", change.key),
-                    change.file,
+                    tag("span", _label(change.key, federations), data_key=change.key),
                     "—"
                     if change.before is None and change.after is not None
                     else show(change.before),
@@ -128,21 +128,23 @@ def _parameters(c: Comparison) -> list[Fragment]:
             )
         parts.append(
             table(
-                ["Paramètre", "Fichier", "Avant", "Après", "Origine"],
+                ["Paramètre", "Avant", "Après", "Origine"],
                 rows,
-                caption="Paramètres modifiés (data/reference/), valeur avant → après",
+                caption="Paramètres modifiés, valeur avant → après",
             )
         )
-    given = [s for s in scenario.settings]
+    given = []
+    for setting in scenario.settings:
+        key, _, value = setting.partition("=")
+        given.append(f"{_label(key.strip(), federations)} = {value.strip()}")
     if given:
         parts.append(tag("p", "Réglages demandés : " + " ; ".join(given) + ".", class_="note"))
     if scenario.base_dir != scenario.reference_dir and scenario.changes:
         parts.append(
             tag(
                 "p",
-                f"Paramètres de l'entrepôt : {_shown(scenario.base_dir)}. Les valeurs "
-                "modifiées sont lues par les chargeurs ordinaires depuis une copie modifiée de "
-                "ce dossier.",
+                "Les valeurs modifiées sont lues comme dans un calcul ordinaire, depuis une "
+                "copie modifiée des paramètres avec lesquels l'entrepôt a été calculé.",
                 class_="note",
             )
         )
@@ -204,8 +206,8 @@ def _series_counts(c: Comparison) -> list[Fragment]:
     if not c.families.series:
         return [
             _nothing(
-                "Les séries duplicate ne sont pas recalculées : aucun paramètre de "
-                f"{FAMILY_FILES['series']} ne change."
+                "Les séries duplicate ne sont pas recalculées : aucun paramètre "
+                f"{FAMILY_WORDS['series']} ne change."
             )
         ]
     counts = c.counts
@@ -576,7 +578,7 @@ def _cote(c: Comparison) -> list[Fragment]:
     if not c.families.cote:
         return [
             _nothing(
-                f"La cote n'est pas recalculée : aucun paramètre de {FAMILY_FILES['cote']} ni "
+                f"La cote n'est pas recalculée : aucun paramètre {FAMILY_WORDS['cote']} ni "
                 "des séries duplicate (qui donnent les cotes de départ) ne change."
             )
         ]
@@ -721,7 +723,7 @@ def _elo(c: Comparison) -> list[Fragment]:
     if not c.families.elo:
         return [
             _nothing(
-                f"L'Elo n'est pas recalculé : aucun paramètre de {FAMILY_FILES['elo']} ne change."
+                f"L'Elo n'est pas recalculé : aucun paramètre {FAMILY_WORDS['elo']} ne change."
             )
         ]
     values = c.elo_values
@@ -807,7 +809,8 @@ def _verdict(c: Comparison) -> Html:
         f"{count_of(players, 'joueur')} "
         f"{'voit' if players <= 1 else 'voient'} un résultat changer ("
         + ", ".join(parts)
-        + ") ; la liste complète est dans changements.csv.",
+        + ") ; la liste complète est dans la liste des changements (CSV, lien en haut de "
+        "page).",
         class_="verdict",
     )
 
@@ -863,7 +866,8 @@ def render_report(
         + f'<nav class="toc"><strong>Sommaire</strong><ol>{toc}</ol></nav>'
     )
     footer = Html(
-        f"<footer><p>What-if de la saison {esc(c.season)}, calculé à partir de l'entrepôt de "
+        f"<footer><p>Simulation de règles de la saison {esc(c.season)}, calculée à partir de "
+        "l'entrepôt de "
         f"données du classement (empreinte des changements {esc(c.scenario.digest)}). Les "
         "noms sont ceux transmis par les organisateurs.</p></footer>"
     )
