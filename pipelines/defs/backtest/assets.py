@@ -6,6 +6,7 @@ DuckDB refuses a reader while a build writes."""
 
 # No `from __future__ import annotations`: Dagster inspects the `config` annotation.
 from collections.abc import Iterator
+from pathlib import Path
 
 import dagster as dg
 from pydantic import Field
@@ -22,6 +23,7 @@ class BacktestConfig(dg.Config):
 
     systems: list[str] = Field(default_factory=list, description="systems (empty: all)")
     from_season: str = Field(default="", description="first season scored (empty: all)")
+    out_dir: str = Field(default="", description="output folder (empty: data/backtest/)")
     pdf: bool = Field(default=True, description="print the report to PDF")
 
 
@@ -38,6 +40,7 @@ def rating_backtest(
         warehouse.parameters,
         systems=config.systems or None,
         from_season=config.from_season or None,
+        out_dir=Path(config.out_dir) if config.out_dir else None,
         pdf=config.pdf,
     )
     if outputs.pdf_error:
