@@ -30,7 +30,8 @@ POSTGRES_ENV = "CLASSEMENT_POSTGRES_URL"
 POSTGRES_STORAGE = f"""
 # Written by `classement dev --postgres URL` (or {POSTGRES_ENV}): runs, event logs,
 # schedules and sensors' cursors, and the pool's slots, in PostgreSQL; the URL is read
-# from the environment variable {POSTGRES_ENV} of the webserver and the daemon.
+# from the variable {POSTGRES_ENV} that `classement dev` gives the webserver and the
+# daemon (postgresql+psycopg2://…: the driver dagster-postgres installs).
 storage:
   postgres:
     postgres_url:
@@ -75,6 +76,16 @@ def prepare_storage(home: Path) -> None:
         instance.upgrade(print_fn=lambda _line: None)
     finally:
         instance.dispose()
+
+
+def dagster_url(url: str) -> str:
+    """The URL as Dagster's storage opens it: a libpq URL (`postgresql://…`, what psql and
+    pg_dump take) gets the driver dagster-postgres installs, psycopg2 (SQLAlchemy 2.1 would
+    otherwise look for psycopg 3); a URL naming its driver is kept."""
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg2://{rest}"
+    return url
 
 
 def without_password(url: str) -> str:
@@ -136,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     home = dagster_home(home=args.home, postgres=bool(args.postgres))
     env = dict(os.environ, DAGSTER_HOME=str(home))
     if args.postgres:
-        env[POSTGRES_ENV] = os.environ[POSTGRES_ENV] = args.postgres
+        env[POSTGRES_ENV] = os.environ[POSTGRES_ENV] = dagster_url(args.postgres)
         storage = f"PostgreSQL {without_password(args.postgres)}"
     else:
         env.pop(POSTGRES_ENV, None)
