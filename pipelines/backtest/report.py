@@ -277,8 +277,8 @@ def _method(
         ),
         (
             "Elo",
-            "chaque préréglage de data/reference/elo.yaml, avec sa propre courbe "
-            "(base 10 sur 400, ou logistique sur 250 pour la WESPA) et son plafond d'écart.",
+            "chaque préréglage Elo des paramètres, avec sa propre courbe (base 10 sur 400, "
+            "ou logistique sur 250 pour la WESPA) et son plafond d'écart.",
         ),
         (
             "Glicko-2",
@@ -387,8 +387,8 @@ def render_report(
         + f'<nav class="toc"><strong>Sommaire</strong><ol>{toc}</ol></nav>'
     )
     footer = Html(
-        "<footer><p>Rétro-évaluation calculée par « classement backtest » ; paramètres dans "
-        "data/reference/backtest.yaml (tirages du bootstrap : "
+        "<footer><p>Rétro-évaluation calculée par « classement backtest » (tirages du "
+        "bootstrap : "
         f"{fmt_number(params.bootstrap_samples)}, graine {params.seed}).</p></footer>"
     )
     return page(TITLE, Html(header + "".join(parts) + footer))
