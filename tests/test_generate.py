@@ -560,7 +560,8 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert "tournaments" in printed and "rows" in printed
+    assert printed.startswith(f"{printed.split()[0]} fichiers écrits (")  # in French
+    assert "\n  tournois : " in printed and "\n  lignes : " in printed
     assert (out / "rating_list_2021-08-31.csv").exists()
     assert main(argv) == 1  # not empty
     (out / "notes.txt").write_text("keep me")

@@ -24,6 +24,7 @@ from pipelines.ingest.errors import quantity
 from pipelines.ingest.raw import COMPANION_SUFFIXES, EXPORT_SUFFIXES, read_raw, refused_paths
 from pipelines.ingest.read import TSH_CONFIG
 from pipelines.reference.bundle import load_parameters
+from pipelines.reports.html import count_of
 
 KIND_LABELS = {
     "results": "résultats",
@@ -115,9 +116,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         kinds = [KIND_LABELS.get(k, k) for k in (row["kinds"] or "").split("+") if k]
         what = ", ".join(kinds) or "rien"
-        detail = f"{quantity(row['rows'], 'ligne')} ({what})"
+        detail = f"{count_of(row['rows'], 'ligne')} ({what})"
         if row["tournaments"]:
-            detail += f", {quantity(row['tournaments'], 'tournoi')}"
+            detail += f", {count_of(row['tournaments'], 'tournoi')}"
         print(f"✓ {name} : accepté, {detail}")
         if row["message"]:
             for note in str(row["message"]).splitlines():

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from pipelines.paths import DEFAULT_RAW_DIR, REFERENCE_DIR
+from pipelines.reports.html import count_of, fmt_number
 
 _SEASON_DIR = re.compile(r"^\d{4}-\d{4}$")
 _RATING_LIST = re.compile(r"^rating_list_\d{4}-\d{2}-\d{2}\.csv$")
@@ -73,16 +74,22 @@ def run(args: argparse.Namespace) -> int:
 
     out: Path = args.out
     if args.players < 100 or args.seasons < 1:
-        print("generate: needs --players >= 100 and --seasons >= 1", file=sys.stderr)
+        print(
+            "erreur : il faut au moins 100 joueurs (--players) et 1 saison (--seasons)",
+            file=sys.stderr,
+        )
         return 2
     if out.exists() and any(out.iterdir()):
         if not args.force:
-            print(f"{out} is not empty: use --force to replace its sample", file=sys.stderr)
+            print(
+                f"erreur : {out} n'est pas vide : --force remplace l'échantillon qu'il contient",
+                file=sys.stderr,
+            )
             return 1
         left = _clear(out)
         if left:
             names = ", ".join(p.name for p in left)
-            print(f"note: kept entries not written by generate: {names}", file=sys.stderr)
+            print(f"note : gardé, car non écrit par generate : {names}", file=sys.stderr)
     config = GenerateConfig(
         seed=args.seed, seasons=args.seasons, players=args.players, first_season=args.first_season
     )
@@ -90,21 +97,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = generate(out, config, load_calendar(REFERENCE_DIR))
     except ValueError as err:  # a bad configuration or seasons.yaml (ReferenceDataError)
-        print(f"generate: {err}", file=sys.stderr)
+        print(f"erreur : {err}", file=sys.stderr)
         return 2
     elapsed = time.perf_counter() - started
     t = summary.tournaments
     print(
-        f"Wrote {summary.files} files ({summary.bytes / 1e6:.1f} MB) to {out} in {elapsed:.1f} s: "
-        f"{config.seasons} seasons from {config.first_season}, seed {config.seed}"
+        f"{count_of(summary.files, 'fichier')} écrits ({fmt_number(summary.bytes / 1e6, 1)} Mo) "
+        f"dans {out} en {fmt_number(elapsed, 1)} s : "
+        f"{count_of(config.seasons, 'saison')} à partir de {config.first_season}, "
+        f"graine {config.seed}"
     )
     print(
-        f"  tournaments: {sum(t.values())} ({t['duplicate']} duplicate, "
-        f"{t['classique']} classique, {t['dcdl']} dcdl)"
+        f"  tournois : {fmt_number(sum(t.values()))} ({fmt_number(t['duplicate'])} duplicate, "
+        f"{fmt_number(t['classique'])} classique, {fmt_number(t['dcdl'])} DCDL)"
     )
     print(
-        f"  rows: {summary.result_rows} results, {summary.game_rows} games, "
-        f"{summary.rating_rows} rating list, {summary.ranking_rows} in the FFSc rankings; "
-        f"{summary.players} players licensed"
+        f"  lignes : {fmt_number(summary.result_rows)} de résultats, "
+        f"{fmt_number(summary.game_rows)} de parties, {fmt_number(summary.rating_rows)} de "
+        f"liste de classement, {fmt_number(summary.ranking_rows)} des classements FFSc ; "
+        f"{count_of(summary.players, 'joueur licencié', 'joueurs licenciés')}"
     )
     return 0
