@@ -1121,7 +1121,7 @@ def run_season(inputs: SeasonInputs) -> dict[str, pl.DataFrame]:
         i.tournaments,
         i.games,
         i.rating_lists,
-        i.all_results,
+        i.birth_years,
         i.elo_params,
         prior=naive_last_elo(i.prior_elo_history, i.elo_params),
     )

@@ -261,8 +261,8 @@ class SeasonInputs:
         return self.frame("rating_lists")
 
     @property
-    def all_results(self) -> pl.DataFrame:
-        return self.frame("all_results")
+    def birth_years(self) -> pl.DataFrame:
+        return self.frame("birth_years")
 
     @property
     def players(self) -> pl.DataFrame:
@@ -348,7 +348,12 @@ READERS: dict[str, Callable[[SeasonInputs], pl.DataFrame]] = {
     "duplicate_events": lambda i: season_tournaments(i.wh, i.season, "duplicate"),
     "duplicate_results": lambda i: season_results(i.wh, i.season, "duplicate"),
     "rating_lists": lambda i: i.wh.table("rating_lists"),
-    "all_results": lambda i: i.wh.table("results"),
+    # `player_id, birth_year`: the largest written on a player's results (the Elo's juniors),
+    # not every result of every season
+    "birth_years": lambda i: i.wh.read(
+        "SELECT player_id, max(birth_year) AS birth_year FROM results "
+        "WHERE birth_year IS NOT NULL GROUP BY player_id ORDER BY player_id"
+    ),
     "all_tournaments": lambda i: i.wh.table("tournaments"),
     "players": lambda i: i.wh.table("players"),
     "season_players": _season_players,
@@ -384,7 +389,7 @@ RATING_INPUTS = (
     "duplicate_events",
     "duplicate_results",
     "rating_lists",
-    "all_results",
+    "birth_years",
     "players",
     "previous_classification",
     "previous_standings",
@@ -478,7 +483,7 @@ def _elo(i: SeasonInputs) -> Frames:
         i.frame("tournaments"),
         i.frame("games"),
         i.frame("rating_lists"),
-        i.frame("all_results"),
+        i.frame("birth_years"),
         i.params.elo,
         prior=elo.last_elo(i.frame("prior_elo_history"), i.params.elo),
     )
