@@ -26,6 +26,8 @@ from pipelines.reports.pdf import print_pdfs
 from pipelines.warehouse import Warehouse
 from transforms import backtest
 from transforms.backtest import BacktestError, BacktestParams, Predictions, Scores, Verdict
+from transforms.cote import CoteError
+from transforms.elo import EloError
 
 DEFAULT_BACKTEST_DIR = PROJECT_ROOT / "data" / "backtest"
 DATABASE = "backtest.duckdb"
@@ -85,7 +87,7 @@ class Outputs:
     verdict: Verdict | None
     rejected: list[Rejected]
     pdf_error: str | None = None
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)  # predictions, scores, report, pdf
 
 
 def run_backtest(
@@ -116,16 +118,19 @@ def run_backtest(
         )
     tables = inputs.tables
     say("Prédictions de chaque système…")
-    predictions = backtest.predict(
-        tables["tournaments"],
-        tables["results"],
-        tables["games"],
-        tables["rating_lists"],
-        cote=parameters.cote,
-        elo_presets=parameters.elo_presets,
-        params=params,
-        systems=chosen,
-    )
+    try:
+        predictions = backtest.predict(
+            tables["tournaments"],
+            tables["results"],
+            tables["games"],
+            tables["rating_lists"],
+            cote=parameters.cote,
+            elo_presets=parameters.elo_presets,
+            params=params,
+            systems=chosen,
+        )
+    except (CoteError, EloError) as err:  # a build refuses the same tables
+        raise BacktestError(f"les classements ne peuvent pas être calculés : {err}") from err
     if predictions.games.height == 0:
         raise BacktestError(
             "aucune partie à évaluer : " + inputs.source + " ne contient aucune partie de "
