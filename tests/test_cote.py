@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,12 +21,15 @@ from transforms.classique_series import (
 )
 from transforms.cote import (
     CategoryParams,
+    CoteError,
     CoteParams,
     TournamentParams,
     UnknownCategoryError,
     cote_history,
     last_cotes,
+    ordered_tournaments,
     rate_tournament,
+    starting_cotes,
     tournament_params,
 )
 from transforms.series_population import event_series
@@ -441,3 +445,77 @@ def test_season_rankings_and_bars_frame() -> None:
         ("2019-2020", dt.date(2020, 9, 1), "A", 1750),
         ("2019-2020", dt.date(2020, 9, 1), "B", 1750),
     ]
+
+
+def test_pass_refuses_the_first_tournament_that_cannot_be_rated() -> None:
+    """The pass checks every tournament before rating: the first one in event order that
+    cannot be rated is named (T1 ends before T2), as rating them one by one would."""
+    twice = RESULTS.with_columns(
+        pl.when((pl.col("tournament_id") == "T1") & (pl.col("player_id") == "D"))
+        .then(pl.lit("L"))
+        .otherwise(pl.col("player_id"))
+        .alias("player_id")
+    )
+    beyond = RESULTS.with_columns(
+        pl.when(pl.col("tournament_id") == "T2").then(pl.col("rank") * 2).otherwise("rank")
+    )
+    unranked = RESULTS.with_columns(
+        pl.when(pl.col("tournament_id") == "T2").then(None).otherwise("rank").alias("rank")
+    )
+    with pytest.raises(CoteError, match="T1: a player is listed more than once"):
+        cote_history(TOURNAMENTS, pl.concat([twice.filter(pl.col("tournament_id") == "T1"),
+                                             beyond.filter(pl.col("tournament_id") == "T2")]),
+                     RATING_LISTS, PARAMS)  # fmt: skip
+    with pytest.raises(CoteError, match=r"T2: ranks must lie in 1\.\.3"):
+        cote_history(TOURNAMENTS, beyond, RATING_LISTS, PARAMS)
+    with pytest.raises(CoteError, match="T2: every player needs a rank"):
+        cote_history(TOURNAMENTS, unranked, RATING_LISTS, PARAMS)
+
+
+def test_pass_equals_rating_each_tournament_in_turn() -> None:
+    """The pass over a season (players by index, one frame at the end) gives the rows of
+    `rate_tournament` applied tournament after tournament, each player's cote carried:
+    40 tournaments of 3–25 of 60 players, tied ranks, stated and category parameters."""
+    rng = random.Random(2025)
+    tournaments, results = [], []
+    for t in range(40):
+        day = dt.date(2019, 1, 1) + dt.timedelta(days=3 * t)
+        stated = {"bonus_m": 120, "pj_min": -90, "pj_max": 180} if t % 3 == 0 else {}
+        tid = f"T{t:02d}"
+        tournaments.append(_tournament(tid, day.isoformat(), day.isoformat(), **stated))
+        players = rng.sample([f"p{i:02d}" for i in range(60)], rng.randint(3, 25))
+        ranks = sorted(rng.randint(1, len(players)) for _ in players)
+        ranks = [1 + sum(r < x for r in ranks) for x in ranks]  # competition places
+        results += [
+            (tid, p, r, rng.choice([None, "3", "5"])) for p, r in zip(players, ranks, strict=True)
+        ]  # noqa: E501
+    frame = pl.DataFrame(
+        tournaments,
+        schema_overrides={"bonus_m": pl.Int64, "pj_min": pl.Int64, "pj_max": pl.Int64},
+    )
+    rows = pl.DataFrame(
+        results, schema=["tournament_id", "player_id", "rank", "series"], orient="row"
+    )
+    got = cote_history(frame, rows, RATING_LISTS, PARAMS)
+
+    starts = starting_cotes(
+        ordered_tournaments(frame, PARAMS.disciplines), rows, RATING_LISTS, None, PARAMS
+    )
+    cotes: dict[str, int] = {}
+    expected = []
+    for tournament in frame.iter_rows(named=True):
+        tid = tournament["tournament_id"]
+        players = rows.filter(pl.col("tournament_id") == tid).join(
+            starts, on=["tournament_id", "player_id"]
+        )
+        before = [cotes.get(p, s) for p, s in players.select("player_id", "start_cote").rows()]
+        rated = rate_tournament(
+            players.with_columns(cote_before=pl.Series(before, dtype=pl.Int64)),
+            tournament_params(tournament, PARAMS),
+            PARAMS,
+            tournament_id=tid,
+            season=tournament.get("season"),
+        ).sort("rank", "player_id")
+        cotes.update(rated.select("player_id", "cote_after").rows())
+        expected.append(rated)
+    assert got.equals(pl.concat(expected))

@@ -8,6 +8,7 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -26,6 +27,7 @@ from transforms.series import (
     quota_check,
     season_standings,
     series_boundaries,
+    series_boundaries_array,
 )
 from transforms.series_population import event_series
 from transforms.series_provisional import (
@@ -731,3 +733,16 @@ def test_super_serie_only_among_series_1(params: SeriesParams) -> None:
     assert (got["a"], got["b"], got["d"], got["c"]) == ("1", "1", "1", "2")
     ss = set(result.classification.filter(pl.col("super_serie")).get_column("player_id"))
     assert ss == {"a", "b", "d"}
+
+
+def test_boundaries_of_many_populations_at_once(quotas: SeriesQuotas) -> None:
+    """The provisional classification's boundaries after every event (one integer
+    computation) are `series_boundaries`' exact roundings, halves away from zero included
+    (1 % of 50 = 0.5 → 1; 3 % of 50 = 1.5 → 2), for the reference, small and no-rest quotas."""
+    sizes = [*range(0, 301), 12_345, 19_999, 20_000, 1_000_003]
+    for table in (quotas, _small_quotas(), _no_rest_quotas()):
+        many = series_boundaries_array(table, np.array(sizes))
+        for size, row in zip(sizes, many.tolist(), strict=True):
+            one = series_boundaries(table, size)
+            assert row == [one.get(s, -1) for s in CASCADE_SERIES], (size, row, one)
+    assert series_boundaries_array(quotas, np.array([50]))[0, :2].tolist() == [1, 2]
