@@ -426,3 +426,39 @@ def test_the_command_exit_status_and_same_bytes_twice(
     assert err.startswith("Rétro-évaluation impossible : aucune partie à évaluer"), err
     assert main(["backtest", "--raw", str(raw), "--warehouse", str(tmp_path / "w.duckdb")]) == 2
     assert "--raw et --warehouse s'excluent" in capsys.readouterr().err
+
+
+def test_the_dagster_asset_reads_the_warehouse(sample_site: Path, tmp_path: Path) -> None:
+    """The multi-asset `rating_backtest` (job `backtest`) on the sample's build: both tables
+    materialised into its own folder, the warehouse only read."""
+    import dagster as dg
+
+    from pipelines.defs.backtest.assets import rating_backtest
+    from pipelines.resources import WarehouseResource
+
+    warehouse = sample_site / "w.duckdb"
+    result = dg.materialize(
+        [rating_backtest],
+        resources={"warehouse": WarehouseResource(warehouse_path=str(warehouse))},
+        run_config={
+            "ops": {
+                "rating_backtest": {
+                    "config": {
+                        "systems": ["elo_default", "coin"],
+                        "out_dir": str(tmp_path),
+                        "pdf": False,
+                    }
+                }
+            }
+        },
+    )
+    assert result.success
+    keys = {
+        e.asset_key.to_user_string()
+        for e in result.get_asset_materialization_events()
+        if e.asset_key is not None
+    }
+    assert keys == {"rating_backtest", "rating_backtest_calibration"}
+    scores = Warehouse(tmp_path / DATABASE).table("rating_backtest")
+    assert set(scores["system"]) == {"elo_default", "coin"}
+    assert "rating_backtest" not in Warehouse(warehouse).tables()
