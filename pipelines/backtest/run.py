@@ -34,6 +34,9 @@ DATABASE = "backtest.duckdb"
 INDEX = "index.html"
 PDF = "backtest.pdf"
 INPUT_TABLES = ("tournaments", "results", "games", "rating_lists")
+# The report covers every season at once: its notice lists refused files without the
+# « [saison inconnue] » a season report puts before a file of no known season.
+NO_SEASON = ""
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,9 @@ def from_raw(raw_dir: Path, parameters: Parameters) -> Inputs:
     if not raw_dir.is_dir():
         raise BacktestError(f"dossier introuvable : {raw_dir}")
     result = ingest_files(read_raw(raw_dir), params=parameters, refused=refused_paths(raw_dir))
-    rejected = [Rejected(path, message, None) for path, message in sorted(result.rejected.items())]
+    rejected = [
+        Rejected(path, message, NO_SEASON) for path, message in sorted(result.rejected.items())
+    ]
     return Inputs(
         {name: result.tables[name] for name in INPUT_TABLES},
         rejected,
@@ -68,7 +73,8 @@ def from_warehouse(path: Path) -> Inputs:
     tables = {name: warehouse.read_if(name, f'SELECT * FROM "{name}"') for name in INPUT_TABLES}
     log = warehouse.read_if("ingest_log", "SELECT * FROM ingest_log WHERE status = 'rejected'")
     rejected = [
-        Rejected(p, m or p, None) for p, m in log.select("path", "message").sort("path").iter_rows()
+        Rejected(p, m or p, NO_SEASON)
+        for p, m in log.select("path", "message").sort("path").iter_rows()
     ]
     return Inputs(tables, rejected, f"entrepôt {path}")
 
