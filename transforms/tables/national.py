@@ -13,9 +13,9 @@ FAMILY = Family(
 _RULES = (
     "`international` (series 1–4 or SS from the cascade, value = its criterion), "
     "`new_licensee` (series 7, no value), `france_pct_n4` / `france_pc` (5A by the minimum "
-    "global %N4 / by PC; PC bars below), `belgium_pp5` / `belgium_pp6` / `belgium_pp7`, "
-    "`switzerland_pc` (PC of the best events, 3 of them at home), `median_cle` (median "
-    "percentage through the clé de répartition)"
+    "global %N4 / by PC within 5A's quota; PC bars below), `belgium_pp5` / `belgium_pp6` / "
+    "`belgium_pp7`, `switzerland_pc` (PC of the best events, 3 of them at home), "
+    "`median_cle` (median percentage through the clé de répartition)"
 )
 
 TABLES = (
@@ -44,7 +44,7 @@ TABLES = (
         "season × federation × step of a national rule",
         "The bars of the quota and threshold rules (France, Belgium, Switzerland), published "
         "each season: for a quota step the value of its last admitted player; the minimums "
-        "of `national.yaml` (France's 5A by %N4 or by PC, Belgium's PP5 for series 5); for "
+        "of `national.yaml` (France's 5A by %N4, Belgium's PP5 for series 5); for "
         "a rest step the lowest value it admits; admitted counts and quota targets.",
         columns(
             ("season", STR),
