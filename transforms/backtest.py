@@ -271,18 +271,20 @@ def weng_lin_probability(frame: pl.DataFrame, params: WengLinParams) -> np.ndarr
     sigma = [params.sigma] * n
     two_beta2 = 2.0 * params.beta**2
     out = np.empty(len(y))
-    ranks_of: dict[float, list[float]] = {1.0: [1, 2], 0.5: [1, 1], 0.0: [2, 1]}
-    rating = model.rating
+    players = [model.rating() for _ in range(n)]  # openskill's ratings, one per player
     for start, stop in _event_bounds(frame):
         ea, eb = a[start:stop], b[start:stop]
         m, s = np.asarray(mu), np.asarray(sigma)
         c = np.sqrt(two_beta2 + s[ea] ** 2 + s[eb] ** 2)
         out[start:stop] = 0.5 * (1.0 + np.tanh(0.5 * (m[ea] - m[eb]) / c))
         for i, j, result in zip(ea.tolist(), eb.tolist(), y[start:stop].tolist(), strict=True):
-            (ri,), (rj,) = model.rate(
-                [[rating(mu=mu[i], sigma=sigma[i])], [rating(mu=mu[j], sigma=sigma[j])]],
-                ranks=ranks_of[result],
-            )
+            if result == 0.5:
+                (ri,), (rj,) = model.rate([[players[i]], [players[j]]], ranks=[1, 1])
+            elif result == 1.0:  # the teams in the order they finished
+                (ri,), (rj,) = model.rate([[players[i]], [players[j]]])
+            else:
+                (rj,), (ri,) = model.rate([[players[j]], [players[i]]])
+            players[i], players[j] = ri, rj
             mu[i], sigma[i], mu[j], sigma[j] = ri.mu, ri.sigma, rj.mu, rj.sigma
     return out
 
