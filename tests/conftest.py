@@ -41,6 +41,7 @@ GROUPED_MODULES = {
     "test_generate",
     "test_mort_subite_pipeline",
     "test_national_pipeline",
+    "test_postgres_instance",
     "test_reports_browser",
     "test_series_assets",
     "test_whatif_browser",
