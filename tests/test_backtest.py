@@ -462,3 +462,16 @@ def test_the_dagster_asset_reads_the_warehouse(sample_site: Path, tmp_path: Path
     scores = Warehouse(tmp_path / DATABASE).table("rating_backtest")
     assert set(scores["system"]) == {"elo_default", "coin"}
     assert "rating_backtest" not in Warehouse(warehouse).tables()
+
+
+def test_from_scores_only_the_later_seasons(small_tables: dict[str, pl.DataFrame]) -> None:
+    """`--from`: the earlier seasons warm the ratings up and are not scored."""
+    predictions = _predict(small_tables, ["elo_wespa", "coin"])
+    seasons = sorted(set(predictions.games["season"]))
+    later = backtest.score(predictions, PARAMS, from_season=seasons[1]).table
+    assert sorted(set(later["season"]) - {ALL_SEASONS}) == seasons[1:]
+    scored = predictions.games.filter(pl.col("season") >= seasons[1]).height
+    overall = later.filter((pl.col("season") == ALL_SEASONS) & (pl.col("subset") == "all"))
+    assert overall["games"].to_list() == [scored, scored]
+    calibration = backtest.calibration(predictions, PARAMS, from_season=seasons[1])
+    assert calibration.filter(pl.col("subset") == "all")["games"].sum() == 2 * scored
