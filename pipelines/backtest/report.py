@@ -25,7 +25,7 @@ NO_GLOSSARY = "#methode"  # the report explains its own terms (section « Métho
 def system_label(system: str) -> str:
     """A system's name as the report writes it."""
     if system.startswith("elo_"):
-        return f"Elo, préréglage « {system[4:]} »"
+        return f"Elo (préréglage « {system[4:]} »)"
     return {
         "cote": "Cote FISF",
         "glicko2": "Glicko-2",
