@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--systems",
         nargs="+",
         default=None,
-        metavar="SYSTEM",
+        metavar="SYSTÈME",
         help="les systèmes évalués (défaut : tous) : cote, elo_<préréglage>, glicko2, "
         "weng_lin, coin, higher_cote",
     )
