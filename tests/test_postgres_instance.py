@@ -141,6 +141,7 @@ class Deployment:
     nightly_run: str  # the run launched through the UI's API
     sensor_run: str  # the run the raw exports sensor requested
     cursor_before: str  # the sensor's cursor in PostgreSQL before the restart
+    ticks_before_restart: list[str]  # the raw exports sensor's ticks before the restart
     after_restart: dict[str, dict[str, Any]]  # the sensors as the restarted UI shows them
     outputs: list[str]
 
@@ -198,9 +199,18 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
             )
             cursor_before = _stored_cursor(url)
         outputs.append(dev.output())
+        ticks_before_restart = _ticks(url)
+        _forget_last_tick(url)
         env[POSTGRES_ENV] = url  # the restart: the URL from the environment
         with running_dev(home, env) as dev:
             wait_for(lambda: ready(dev), 180, "every daemon after the restart", dev)
+            # the restarted daemon's first tick of the sensor, from the stored cursor
+            wait_for(
+                lambda: len(_ticks(url)) > len(ticks_before_restart),
+                180,
+                "the sensor's tick after the restart",
+                dev,
+            )
             _, after_restart = sensors(dev)
         outputs.append(dev.output())
         yield Deployment(
@@ -212,6 +222,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
             nightly_run,
             sensor_run,
             cursor_before,
+            ticks_before_restart,
             after_restart,
             outputs,
         )
@@ -230,6 +241,42 @@ def _sensor_state(url: str, name: str = "raw_exports_sensor") -> Any:
     ]
     [state] = [s for s in states if s.name == name]
     return state
+
+
+def _forget_last_tick(url: str) -> None:
+    """As if the daemon restarted long after the sensor's last tick: the sensor waits 60 s
+    between ticks (`minimum_interval_seconds`), counted from the tick times stored with its
+    cursor; without them, the restarted daemon evaluates it at once (the cursor kept)."""
+    import dagster as dg
+    from dagster._core.scheduler.instigation import SensorInstigatorData
+
+    state = _sensor_state(url)
+    data = state.instigator_data
+    assert isinstance(data, SensorInstigatorData) and data.cursor
+    kept = SensorInstigatorData(
+        last_run_key=data.last_run_key,
+        min_interval=data.min_interval,
+        cursor=data.cursor,
+        last_sensor_start_timestamp=data.last_sensor_start_timestamp,
+        sensor_type=data.sensor_type,
+    )
+    storage = {"storage": {"postgres": {"postgres_url": dagster_url(url)}}}
+    with dg.instance_for_test(overrides=storage) as instance:
+        instance.update_instigator_state(state.with_data(kept))
+    assert _stored_cursor(url) == data.cursor
+
+
+def _ticks(url: str) -> list[str]:
+    """The statuses of the raw exports sensor's finished ticks, in order."""
+    return [
+        status
+        for (status,) in query(
+            url,
+            "SELECT status FROM job_ticks WHERE selector_id = %s AND status <> 'STARTED' "
+            "ORDER BY id",
+            _sensor_state(url).selector_id,
+        )
+    ]
 
 
 def _stored_cursor(url: str) -> str:
@@ -287,23 +334,15 @@ def test_the_sensor_cursor_is_in_postgres_and_survives_a_restart_of_the_daemon(
     assert raw_sensor["typeSpecificData"]["lastCursor"] == digest
     assert raw_sensor["status"] == "RUNNING"
     assert deployment.after_restart["stale_season_sensor"]["status"] == "STOPPED"
-    # the sensor evaluated from the stored cursor: nothing changed, no run
-    import dagster as dg
-
-    from pipelines.defs.jobs import raw_exports_sensor
-    from pipelines.resources import WarehouseResource
-
-    resource = WarehouseResource(raw_dir=str(deployment.raw))
-    context = dg.build_sensor_context(cursor=_stored_cursor(deployment.url))
-    result = raw_exports_sensor(context, warehouse=resource)
-    assert isinstance(result, dg.SkipReason)
-    # one run requested by the sensor in all, for one state of the raw folder
-    ticks = query(
-        deployment.url,
-        "SELECT status FROM job_ticks WHERE selector_id = %s AND status = 'SUCCESS'",
-        _sensor_state(deployment.url).selector_id,
-    )
-    assert len(ticks) == 1
+    # the restarted daemon evaluated it from that cursor: nothing changed, a skipped tick
+    # (without the cursor it would have requested a run); one run requested by the sensor
+    # in all, for one state of the raw folder
+    before = deployment.ticks_before_restart
+    after = _ticks(deployment.url)
+    assert before[0] == "SUCCESS" and set(before[1:]) <= {"SKIPPED"}, before
+    assert len(after) > len(before) and set(after[len(before) :]) == {"SKIPPED"}, after
+    runs = query(deployment.url, "SELECT run_id FROM runs WHERE pipeline_name = %s", INGEST)
+    assert len(runs) == 2
 
 
 def _events(url: str, run_id: str) -> list[tuple[str, str | None, datetime]]:
