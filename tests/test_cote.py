@@ -462,10 +462,14 @@ def test_pass_refuses_the_first_tournament_that_cannot_be_rated() -> None:
     unranked = RESULTS.with_columns(
         pl.when(pl.col("tournament_id") == "T2").then(None).otherwise("rank").alias("rank")
     )
+    both_broken = pl.concat(
+        [
+            twice.filter(pl.col("tournament_id") == "T1"),
+            beyond.filter(pl.col("tournament_id") == "T2"),
+        ]
+    )
     with pytest.raises(CoteError, match="T1: a player is listed more than once"):
-        cote_history(TOURNAMENTS, pl.concat([twice.filter(pl.col("tournament_id") == "T1"),
-                                             beyond.filter(pl.col("tournament_id") == "T2")]),
-                     RATING_LISTS, PARAMS)  # fmt: skip
+        cote_history(TOURNAMENTS, both_broken, RATING_LISTS, PARAMS)
     with pytest.raises(CoteError, match=r"T2: ranks must lie in 1\.\.3"):
         cote_history(TOURNAMENTS, beyond, RATING_LISTS, PARAMS)
     with pytest.raises(CoteError, match="T2: every player needs a rank"):
@@ -488,7 +492,7 @@ def test_pass_equals_rating_each_tournament_in_turn() -> None:
         ranks = [1 + sum(r < x for r in ranks) for x in ranks]  # competition places
         results += [
             (tid, p, r, rng.choice([None, "3", "5"])) for p, r in zip(players, ranks, strict=True)
-        ]  # noqa: E501
+        ]
     frame = pl.DataFrame(
         tournaments,
         schema_overrides={"bonus_m": pl.Int64, "pj_min": pl.Int64, "pj_max": pl.Int64},
