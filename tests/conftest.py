@@ -21,6 +21,11 @@ from tests.own_warnings import (  # noqa: F401 (hooks: a project warning fails i
     pytest_runtest_setup,
     pytest_runtest_teardown,
 )
+from tests.schedule import (  # noqa: F401 (hook: CLASSEMENT_RECORD_COSTS measures each test)
+    load_costs,
+    ordered,
+    pytest_runtest_protocol,
+)
 from tests.support import SAMPLE, SEASON, write_evil_raw, write_raw
 
 if TYPE_CHECKING:
@@ -48,6 +53,12 @@ GROUPED_MODULES = {
 }
 
 
+def unit_of_work(nodeid: str) -> str:
+    """What one worker runs whole: a grouped module, else the test alone."""
+    module = nodeid.split("::", 1)[0]
+    return module if Path(module).stem in GROUPED_MODULES else nodeid
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     if config.getvalue("dist") != "loadgroup":
@@ -56,10 +67,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
     class ModuleGroups(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            return module if Path(module).stem in GROUPED_MODULES else nodeid
+            return unit_of_work(nodeid)
 
+    # the units are handed out in the order of the collection (tests/schedule.py), not
+    # re-sorted by their number of tests
+    config.option.loadscopereorder = False
     return ModuleGroups(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under `--dist loadgroup` (the workers and their controller alike), the longest units
+    of work first (`tests/schedule.py`)."""
+    if config.getvalue("dist") == "loadgroup" or os.environ.get("PYTEST_XDIST_WORKER"):
+        items[:] = ordered(items, unit_of_work, load_costs())
 
 
 @pytest.fixture(autouse=True, scope="session")
