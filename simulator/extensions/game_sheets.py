@@ -4,14 +4,17 @@ For `SHEETS_PER_SEASON` duplicate tournaments of a season (drawn at random), eac
 games is played on a board from a French bag of tiles: the rack is refilled from the bag
 after every move, as in duplicate (`kept+drawn`), and each move is a legal placement —
 whole word, letters in place respected, the first move on the star, later ones touching
-the tiles in place, tiles from the rack — of random letters (dictionary validity is not
-checked, and not claimed), chosen among `CANDIDATES` placements tried so that the game's
-tops reach its share of the tournament's simulated `top_total`. Every move is scored by
-the project's scorer (`transforms.scoring`). The sum of the computed tops becomes the
-tournament's `top_total` (the extension runs before the tournaments are written), and its
-players' scores are scaled by the same ratio (their places do not change), so that every
-score stays below the top. The sheet is written beside the results as
-`<season>/<tournament_id>_game_sheet.csv` (UTF-8, canonical header).
+the tiles in place, tiles from the rack — of a word of the simulator's French word list
+(`simulator/data/mots_fr.txt`, MIT licence, its source and derivation in
+`mots_fr.LICENCE.txt`), every cross word it makes a word of the list too. The move played
+is the best-scoring of the legal moves a random search finds (`_placements`: the top, as
+far as it saw); a rack that makes no word goes back to the bag for a new one. Every move
+is scored by the project's scorer (`transforms.scoring`). A game ends when its tops reach
+its share of the tournament's simulated `top_total` or its tiles run out. The sum of the
+computed tops becomes the tournament's `top_total` (the extension runs before the
+tournaments are written), and its players' scores are scaled by the same ratio (their
+places do not change), so that every score stays below the top. The sheet is written
+beside the results as `<season>/<tournament_id>_game_sheet.csv` (UTF-8, canonical header).
 
 The first sheet of the first season has a deliberate misstatement, so that the audit has
 something to show: on one move of its first game, the score written on the sheet has its
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -46,16 +50,13 @@ ORDER = 70
 REFERENCE_DIR = Path(__file__).resolve().parents[2] / "data" / "reference"
 
 SHEETS_PER_SEASON = 2
-CANDIDATES = 30  # placements tried per move
-PLANNED_MOVES = (18, 23)  # moves a game is planned to last, low and high inclusive
-SCRABBLE_TRIES = 0.35  # share of the tries that place the whole rack
+REDRAWS = 5  # new racks drawn, at most, when a rack makes no word of the list
 # The French bag: 102 tiles, `?` for the two blanks.
 BAG = (
     "A" * 9 + "B" * 2 + "C" * 2 + "D" * 3 + "E" * 15 + "F" * 2 + "G" * 2 + "H" * 2 + "I" * 8
     + "J" + "K" + "L" * 5 + "M" * 3 + "N" * 6 + "O" * 6 + "P" * 2 + "Q" + "R" * 6 + "S" * 6
     + "T" * 6 + "U" * 6 + "V" * 2 + "W" + "X" + "Y" + "Z" + "?" * 2
 )  # fmt: skip
-LETTERS = "".join(sorted(set(BAG) - {"?"}))
 
 
 @dataclass(frozen=True)
@@ -74,114 +75,205 @@ def _step(horizontal: bool) -> tuple[int, int]:
     return (0, 1) if horizontal else (1, 0)
 
 
-def _new_squares(
-    board: Board, anchor: tuple[int, int], horizontal: bool, before: int, after: int
-) -> list[tuple[int, int]] | None:
-    """The empty squares of a placement through `anchor`: `before` empty squares before it
-    and `after` after it along the line (occupied squares skipped); None when it runs off
-    the board."""
-    dr, dc = _step(horizontal)
-    squares = [anchor]
-    for sign, count in ((-1, before), (1, after)):
-        r, c = anchor
-        for _ in range(count):
-            r, c = r + sign * dr, c + sign * dc
-            while board.occupied(r, c):
-                r, c = r + sign * dr, c + sign * dc
-            if not (0 <= r < board.size and 0 <= c < board.size):
-                return None
-            squares.append((r, c))
-    return sorted(squares)
+# ---------------------------------------------------------------------------- words
+
+WORDS = Path(__file__).resolve().parents[1] / "data" / "mots_fr.txt"
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+PLACEMENTS = 60  # legal moves gathered per move, the best of which is played
+ANCHORS = 24  # tiles in place a move is searched through, at most
+WORDS_PER_ANCHOR = 30  # words tried through each
 
 
-def _word_run(
-    board: Board, squares: list[tuple[int, int]], horizontal: bool
-) -> list[tuple[int, int]]:
-    """Every square of the word the new squares make: from the first new square back over
-    the tiles in place before it, to the last forward over those after it."""
-    dr, dc = _step(horizontal)
-    r, c = squares[0]
-    while board.occupied(r - dr, c - dc):
-        r, c = r - dr, c - dc
-    run = []
-    last = squares[-1]
-    while (r, c) <= last or board.occupied(r, c):
-        run.append((r, c))
-        r, c = r + dr, c + dc
-    return run
+@dataclass(frozen=True)
+class Lexicon:
+    """The word list: its words, each word's letter counts (one row per word, one column
+    per letter A–Z) and the set for look-ups."""
+
+    words: tuple[str, ...]
+    counts: np.ndarray
+    known: frozenset[str]
 
 
-def _anchors(board: Board) -> list[tuple[int, int]]:
-    """The empty squares next to a tile (the squares a later move must use one of)."""
-    out = []
-    for r in range(board.size):
-        for c in range(board.size):
-            if board.occupied(r, c):
-                continue
-            if any(board.occupied(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))):
-                out.append((r, c))
-    return out
+@cache
+def lexicon(path: Path = WORDS) -> Lexicon:
+    """The simulator's French word list (`simulator/data/mots_fr.txt`, its licence beside
+    it), read once."""
+    words = tuple(w for w in path.read_text(encoding="ascii").split() if w)
+    counts = np.zeros((len(words), len(ALPHABET)), dtype=np.int16)
+    for k, word in enumerate(words):
+        for letter in word:
+            counts[k, ord(letter) - ord("A")] += 1
+    return Lexicon(words, counts, frozenset(words))
 
 
-def _candidate(
-    rng: np.random.Generator,
-    board: Board,
+class _Grid:
+    """A move's view of the board: its letters as lists (fast to read), its size, the
+    start square."""
+
+    def __init__(self, board: Board, params: ScoringParams) -> None:
+        self.board = board
+        self.rows: list[list[str]] = board.letters.tolist()
+        self.size = board.size
+        self.start = params.start
+        self.empty = board.is_empty()
+
+    def at(self, row: int, col: int) -> str:
+        """The letter on a square (upper case), `""` when empty or off the board."""
+        if 0 <= row < self.size and 0 <= col < self.size:
+            return self.rows[row][col]
+        return ""
+
+    def cross_word(self, row: int, col: int, letter: str, horizontal: bool) -> str | None:
+        """The word a new tile on (row, col) makes across the move's direction, or None
+        when it touches no tile that way."""
+        dr, dc = _step(not horizontal)
+        before: list[str] = []
+        r, c = row - dr, col - dc
+        while self.at(r, c):
+            before.append(self.at(r, c))
+            r, c = r - dr, c - dc
+        after: list[str] = []
+        r, c = row + dr, col + dc
+        while self.at(r, c):
+            after.append(self.at(r, c))
+            r, c = r + dr, c + dc
+        if not before and not after:
+            return None
+        return "".join(reversed(before)) + letter + "".join(after)
+
+
+def _placement(
+    grid: _Grid,
+    words: Lexicon,
     rack: list[str],
-    anchors: list[tuple[int, int]],
-    params: ScoringParams,
+    word: str,
+    start: tuple[int, int],
+    horizontal: bool,
 ) -> tuple[str, str, tuple[int, ...]] | None:
-    """One random placement of tiles of `rack`: (word, position, rack indices), or None."""
-    horizontal = bool(rng.integers(2))
-    whole = rng.random() < SCRABBLE_TRIES
-    count = len(rack) if whole else int(rng.integers(1, len(rack) + 1))
-    anchor = params.start if board.is_empty() else anchors[int(rng.integers(len(anchors)))]
-    before = int(rng.integers(count))
-    tiles = tuple(int(i) for i in rng.permutation(len(rack))[:count])
-    blanks = rng.integers(len(LETTERS), size=count)
-    squares = _new_squares(board, anchor, horizontal, before, count - 1 - before)
-    if squares is None:
+    """`word` written from `start`: (the word as the sheet writes it, its position, the
+    rack indices of the tiles it places) when it is a legal move whose every cross word is
+    in the list; else None."""
+    dr, dc = _step(horizontal)
+    row, col = start
+    end_r, end_c = row + (len(word) - 1) * dr, col + (len(word) - 1) * dc
+    if row < 0 or col < 0 or end_r >= grid.size or end_c >= grid.size:
         return None
-    run = _word_run(board, squares, horizontal)
-    if len(run) < 2:
+    if grid.at(row - dr, col - dc) or grid.at(end_r + dr, end_c + dc):
         return None
-    placed = {
-        square: (LETTERS[int(blank)].lower() if rack[i] == "?" else rack[i])
-        for square, i, blank in zip(squares, tiles, blanks, strict=True)
-    }
-    word = "".join(placed.get(square) or board.tile(*square) for square in run)
-    return word, position_label(*run[0], horizontal), tiles
+    free = list(range(len(rack)))
+    written: list[str] = []
+    tiles: list[int] = []
+    touches = covers_start = False
+    for k, letter in enumerate(word):
+        r, c = row + k * dr, col + k * dc
+        covers_start = covers_start or (r, c) == grid.start
+        here = grid.rows[r][c]
+        if here:
+            if here != letter:
+                return None
+            written.append(grid.board.tile(r, c))
+            touches = True
+            continue
+        index = next((i for i in free if rack[i] == letter), None)
+        if index is None:
+            index = next((i for i in free if rack[i] == "?"), None)
+        if index is None:
+            return None
+        free.remove(index)
+        tiles.append(index)
+        written.append(letter if rack[index] != "?" else letter.lower())
+        cross = grid.cross_word(r, c, letter, horizontal)
+        if cross is not None:
+            if cross not in words.known:
+                return None
+            touches = True
+    if not tiles or not (covers_start if grid.empty else touches):
+        return None
+    return "".join(written), position_label(row, col, horizontal), tuple(tiles)
 
 
-def _choose(
+def _placements(
     rng: np.random.Generator,
     board: Board,
     rack: list[str],
-    rack_text: str,
+    words: Lexicon,
     params: ScoringParams,
-    wanted: float,
+) -> list[tuple[str, str, tuple[int, ...]]]:
+    """Up to `PLACEMENTS` legal moves with words of the list. The first move: words the
+    rack makes, through the start square. Later: for up to `ANCHORS` tiles in place drawn
+    at random, up to `WORDS_PER_ANCHOR` words the rack makes with that tile's letter, each
+    written through it (across or down)."""
+    grid = _Grid(board, params)
+    have = np.zeros(len(ALPHABET), dtype=np.int16)
+    for letter in rack:
+        if letter != "?":
+            have[ord(letter) - ord("A")] += 1
+    blanks = rack.count("?")
+    found: list[tuple[str, str, tuple[int, ...]]] = []
+    # per word, the letters the rack lacks (each letter of the word counted as often as
+    # it is written), which blanks or a tile in place must give
+    lacking = np.maximum(words.counts - have, 0)
+    missing = lacking.sum(axis=1)
+    if grid.empty:
+        candidates = np.flatnonzero(missing <= blanks)
+        row, col = grid.start
+        for k in rng.permutation(candidates.size)[: ANCHORS * WORDS_PER_ANCHOR].tolist():
+            word = words.words[int(candidates[k])]
+            across = bool(rng.integers(2))
+            for i in rng.permutation(len(word)).tolist():
+                start = (row, col - i) if across else (row - i, col)
+                move = _placement(grid, words, rack, word, start, across)
+                if move is not None:
+                    found.append(move)
+                    break
+            if len(found) >= PLACEMENTS:
+                break
+        return found
+    tiles = [(r, c, x) for r, line in enumerate(grid.rows) for c, x in enumerate(line) if x]
+    for s in rng.permutation(len(tiles))[:ANCHORS].tolist():
+        row, col, letter = tiles[s]
+        column = ord(letter) - ord("A")
+        # with the tile's letter: one letter fewer lacking when the rack lacked it
+        with_tile = missing - (lacking[:, column] > 0)
+        candidates = np.flatnonzero((with_tile <= blanks) & (words.counts[:, column] > 0))
+        for k in rng.permutation(candidates.size)[:WORDS_PER_ANCHOR].tolist():
+            word = words.words[int(candidates[k])]
+            across = bool(rng.integers(2))
+            move = None
+            for i in (i for i, x in enumerate(word) if x == letter):
+                for way in (across, not across):
+                    start = (row, col - i) if way else (row - i, col)
+                    move = _placement(grid, words, rack, word, start, way)
+                    if move is not None:
+                        break
+                if move is not None:
+                    break
+            if move is not None:
+                found.append(move)
+                if len(found) >= PLACEMENTS:
+                    return found
+    return found
+
+
+def _top(
+    rng: np.random.Generator, board: Board, rack: list[str], rack_text: str, params: ScoringParams
 ) -> tuple[str, str, tuple[int, ...], int] | None:
-    """Among `CANDIDATES` random placements, the legal one scoring closest to `wanted`."""
-    anchors = _anchors(board)
-    best: tuple[float, tuple[str, str, tuple[int, ...], int]] | None = None
-    for _ in range(CANDIDATES):
-        found = _candidate(rng, board, rack, anchors, params)
-        if found is None:
-            continue
-        word, position, tiles = found
+    """The best-scoring of the legal moves found with words of the list (`_placements`):
+    the move the master game plays (the top, as far as the search saw)."""
+    best: tuple[str, str, tuple[int, ...], int] | None = None
+    for word, position, tiles in _placements(rng, board, rack, lexicon(), params):
         tried = replay_move(board.copy(), params, word=word, position=position, rack=rack_text)
         if tried.status != STATUS_SCORE_MISSING or tried.computed_score is None:
             continue
-        gap = abs(tried.computed_score - wanted)
-        if best is None or gap < best[0]:
-            best = (gap, (word, position, tiles, tried.computed_score))
-    return None if best is None else best[1]
+        if best is None or tried.computed_score > best[3]:
+            best = (word, position, tiles, tried.computed_score)
+    return best
 
 
-def play_game(
-    rng: np.random.Generator, params: ScoringParams, target: int, planned: int
-) -> list[SheetMove]:
-    """A master game whose tops reach `target` (unless the tiles or the placements run
-    out first) in about `planned` moves."""
+def play_game(rng: np.random.Generator, params: ScoringParams, target: int) -> list[SheetMove]:
+    """A master game, the top of each move played, until its tops reach `target` or the
+    tiles run out. A rack that makes no word of the list goes back to the bag and a new
+    one is drawn (`REDRAWS` times at most), as the arbiter of a duplicate game does."""
     board = Board(params.size)
     bag = [BAG[int(i)] for i in rng.permutation(len(BAG))]
     rack: list[str] = []
@@ -194,8 +286,15 @@ def play_game(
         if not rack:
             break
         rack_text = "+".join(part for part in ("".join(kept), "".join(drawn)) if part)
-        wanted = (target - total) / max(1, planned - len(moves))
-        chosen = _choose(rng, board, rack, rack_text, params, wanted)
+        chosen = _top(rng, board, rack, rack_text, params)
+        for _ in range(REDRAWS):
+            if chosen is not None or not bag:
+                break
+            bag = [*bag, *rack]
+            bag = [bag[int(i)] for i in rng.permutation(len(bag))]
+            kept, rack, bag = [], bag[: params.rack_size], bag[params.rack_size :]
+            rack_text = "".join(rack)
+            chosen = _top(rng, board, rack, rack_text, params)
         if chosen is None:
             break
         word, position, tiles, score = chosen
@@ -280,8 +379,7 @@ def extend(ctx: SeasonContext) -> None:
         total = 0
         for game in range(1, games + 1):
             share = -(-(old_top - total) // (games - game + 1))  # ceiling
-            planned = int(rng.integers(PLANNED_MOVES[0], PLANNED_MOVES[1] + 1))
-            moves = play_game(rng, params, max(share, 1), planned)
+            moves = play_game(rng, params, max(share, 1))
             stated = [m.score for m in moves]
             if ctx.index == 0 and k == 0 and game == 1:
                 wrong = [(i, w) for i, m in enumerate(moves) if (w := misstated(m.score))]
