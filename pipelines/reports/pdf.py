@@ -1,8 +1,10 @@
 """Print reports to PDF with the system's Chromium, driven by Playwright.
 
 Playwright's own browser download is never used: Debian's `chromium` package is launched
-(`scripts/system-deps.sh` installs it), once for all the pages of a build. Each page is laid
-out at the printable width of an A4 page, every chart is awaited, then Chromium prints it.
+(`scripts/system-deps.sh` installs it), once for all the pages of a build, several pages
+printing at once in tabs of their own (`print_workers`: one per core; Chromium lays out
+and paints a page on one core). Each page is laid out at the printable width of an A4
+page, every chart is awaited, then Chromium prints it.
 The same page prints to the same bytes: it is served from a fixed address, not its path on
 disk, and the PDF's dates are the report's generation date.
 """
@@ -14,15 +16,16 @@ import datetime as dt
 import os
 import re
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipelines.reports.page import PRINT_WIDTH_PX, generated_at
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Route
+    from playwright.async_api import Browser, Route
 
 CHROMIUM_ARGS = (
     "--headless",
@@ -92,62 +95,109 @@ def print_pdfs(
     stamp: dt.datetime | None = None,
     timeout_ms: int = 60_000,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> list[Path]:
-    """Print each (html, pdf) pair once all its charts are drawn, with one Chromium for all.
-    `root`: the reports folder the pages are served from (default: each page's folder);
-    `stamp`: the date written in the PDFs (default `generated_at()`), so the same pages
-    print to the same bytes; `progress(done, total)` after each PDF."""
+    """Print each (html, pdf) pair once all its charts are drawn, with one Chromium for all,
+    `workers` pages at once (default `print_workers()`: one per core). `root`: the reports
+    folder the pages are served from (default: each page's folder); `stamp`: the date
+    written in the PDFs (default `generated_at()`), so the same pages print to the same
+    bytes whatever the order they finish in; `progress(done, total)` after each PDF.
+    Returns the PDFs in the order of `pages`; the first failure stops the printing."""
     if not pages:
         return []
     when = stamp or generated_at()
+    at_once = max(1, min(workers or print_workers(), len(pages)))
+    job = _Job(list(pages), root, when, timeout_ms, progress, at_once)
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _print(pages, root, when, timeout_ms, progress)
-    # Playwright's sync API refuses to run inside an event loop (a notebook, another
-    # Playwright session): print from a thread of its own then.
+        return asyncio.run(_print(job))
+    # Inside a running event loop (a notebook, another Playwright session): print from a
+    # thread with a loop of its own.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_print, pages, root, when, timeout_ms, progress).result()
+        return pool.submit(asyncio.run, _print(job)).result()
 
 
-def _serve(root: Path) -> Callable[[Route], None]:
-    def handle(route: Route) -> None:
+def print_workers() -> int:
+    """How many pages print at once: `CLASSEMENT_PDF_WORKERS` when set, else one per core
+    this process may use (Chromium lays out and paints each page on one core)."""
+    chosen = os.environ.get("CLASSEMENT_PDF_WORKERS")
+    if chosen:
+        if not chosen.isdigit() or int(chosen) < 1:
+            raise ValueError(
+                f"CLASSEMENT_PDF_WORKERS={chosen} : attendu un nombre entier de pages "
+                "imprimées à la fois, au moins 1"
+            )
+        return int(chosen)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+
+
+@dataclass(frozen=True)
+class _Job:
+    pages: list[tuple[Path, Path]]
+    root: Path | None
+    when: dt.datetime
+    timeout_ms: int
+    progress: Callable[[int, int], None] | None
+    workers: int
+
+
+def _serve(root: Path) -> Callable[[Route], Awaitable[None]]:
+    async def handle(route: Route) -> None:
         relative = route.request.url.removeprefix(REPORTS_URL).split("#")[0].split("?")[0]
         path = (root / relative).resolve()
         if path.is_relative_to(root.resolve()) and path.is_file():
             content = _TYPES.get(path.suffix, "application/octet-stream")
-            route.fulfill(status=200, body=path.read_bytes(), headers={"content-type": content})
+            await route.fulfill(
+                status=200, body=path.read_bytes(), headers={"content-type": content}
+            )
         else:
-            route.fulfill(status=404, body=b"")
+            await route.fulfill(status=404, body=b"")
 
     return handle
 
 
-def _print(
-    pages: Sequence[tuple[Path, Path]],
-    root: Path | None,
-    when: dt.datetime,
-    timeout_ms: int,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[Path]:
-    from playwright.sync_api import sync_playwright
+async def _print(job: _Job) -> list[Path]:
+    """`job.workers` tasks take the pages in order, each printing one page at a time in
+    its own tab of the one browser; the first error cancels the others and is raised."""
+    from playwright.async_api import async_playwright
 
     executable = chromium_path()
-    done: list[Path] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=list(CHROMIUM_ARGS))
+    queue = list(enumerate(job.pages))
+    queue.reverse()
+    done: dict[int, Path] = {}
+
+    async def worker(browser: Browser) -> None:
+        while queue:
+            index, (html_path, pdf_path) = queue.pop()
+            served = (job.root or html_path.parent).resolve()
+            done[index] = await _print_page(
+                browser, html_path, pdf_path, served, job.when, job.timeout_ms
+            )
+            if job.progress is not None:
+                job.progress(len(done), len(job.pages))
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=executable, args=list(CHROMIUM_ARGS))
         try:
-            for html_path, pdf_path in pages:
-                served = (root or html_path.parent).resolve()
-                done.append(_print_page(browser, html_path, pdf_path, served, when, timeout_ms))
-                if progress is not None:
-                    progress(len(done), len(pages))
+            async with asyncio.TaskGroup() as group:
+                for _ in range(job.workers):
+                    group.create_task(worker(browser))
+        except BaseExceptionGroup as failed:
+            raise _first(failed) from None
         finally:
-            browser.close()
-    return done
+            await browser.close()
+    return [done[i] for i in range(len(job.pages))]
 
 
-def _print_page(
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first error of a task group (a page that failed), not the group itself: the
+    build names its type and message."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+async def _print_page(
     browser: Browser,
     html_path: Path,
     pdf_path: Path,
@@ -158,19 +208,19 @@ def _print_page(
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = pdf_path.with_name(f".{pdf_path.name}.tmp")
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    page = await browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
     try:
-        page.route(f"{REPORTS_URL}**", _serve(root))
+        await page.route(f"{REPORTS_URL}**", _serve(root))
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.emulate_media(media="print")
+        await page.emulate_media(media="print")
         url = REPORTS_URL + html_path.resolve().relative_to(root).as_posix()
-        page.goto(url, wait_until="load", timeout=timeout_ms)
-        page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
-        page.evaluate(OPEN_DETAILS)
-        page.evaluate("document.fonts.ready")
+        await page.goto(url, wait_until="load", timeout=timeout_ms)
+        await page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
+        await page.evaluate(OPEN_DETAILS)
+        await page.evaluate("document.fonts.ready")
         if errors:
             raise RuntimeError(f"{html_path}: erreur JavaScript : {errors[0]}")
-        page.pdf(
+        await page.pdf(
             path=str(tmp),
             format="A4",
             print_background=True,
@@ -185,7 +235,7 @@ def _print_page(
             margin={"top": "12mm", "bottom": "14mm", "left": "10mm", "right": "10mm"},
         )
     finally:
-        page.close()
+        await page.close()
     stamped = _PDF_DATE.sub(
         lambda m: b"/" + m.group(1) + b" (D:" + when.strftime("%Y%m%d%H%M%S").encode(),
         tmp.read_bytes(),
