@@ -19,7 +19,7 @@ import numpy as np
 from pipelines.ingest.schema import DISCIPLINES
 from simulator.calendar import EventTemplate, build_calendar
 from simulator.entrants import Pool, draw_field, season_pool
-from simulator.names import ALL_FIRST, ALL_LAST
+from simulator.names import ALL_FIRST, ALL_LAST, FEDERATIONS
 from simulator.tournament import (
     Edition,
     Performance,
@@ -158,6 +158,11 @@ class Simulator:
             # federations' lists name their players (docs/exports.md, rating list)
             "last_name": np.array(ALL_LAST, dtype=object)[pop.last[order]].tolist(),
             "first_name": np.array(ALL_FIRST, dtype=object)[pop.first[order]].tolist(),
+            # and say their federation and club (docs/exports.md, rating list)
+            "federation": np.array([f.code for f in FEDERATIONS], dtype=object)[
+                pop.fed[order]
+            ].tolist(),
+            "club": np.array(self.world.club_name, dtype=object)[pop.club[order]].tolist(),
             "as_of": as_of,
             "cote": [int(c) if r else None for c, r in zip(cote[order], rated, strict=True)],
             "elo": [

@@ -542,11 +542,12 @@ def _players(
         pl.col("end_date").max().alias("last_tournament_date"),
         pl.len().cast(pl.Int64).alias("tournaments"),
     )
-    # known only from a rating list: the names of their latest list that gives them
+    # known only from a rating list: the names, federation and club of their latest list
+    # that gives them
     only_listed = (
         ratings.sort("as_of")
         .group_by("player_id")
-        .agg(pl.col("last_name", "first_name").drop_nulls().last())
+        .agg(pl.col("last_name", "first_name", "federation", "club").drop_nulls().last())
         .join(from_results.select("player_id"), on="player_id", how="anti")
     )
     return (

@@ -151,9 +151,18 @@ RATING_LIST = Kind(
     name="rating_list",
     label="liste de classement",
     required=("player_id", "as_of"),
-    # last_name, first_name: a list may name its players (shown for those known only
-    # from it).
-    optional=("cote", "elo", "elo_games", "series", "last_name", "first_name"),
+    # last_name, first_name, federation, club: a list may name its players and say their
+    # federation and club (shown for those known only from it).
+    optional=(
+        "cote",
+        "elo",
+        "elo_games",
+        "series",
+        "last_name",
+        "first_name",
+        "federation",
+        "club",
+    ),
     signature=frozenset({"as_of", "cote", "elo", "elo_games"}),
     dtypes={
         "player_id": _STR,
@@ -164,6 +173,8 @@ RATING_LIST = Kind(
         "series": _STR,
         "last_name": _STR,
         "first_name": _STR,
+        "federation": _STR,
+        "club": _STR,
     },
 )
 

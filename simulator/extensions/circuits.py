@@ -4,7 +4,8 @@ Every season, for the calendar years it spans, this extension writes (files of a
 in the season folder of its date):
 
 - the **PACA circuit**: its recurring tournaments (`PACA_EVENTS`, one edition a year about
-  the same day), played as DCDL tournaments with an opening duplicate (`duplicate_rank`),
+  the same day), played by players of the region's clubs only (so that its club ranking
+  holds PACA clubs) as DCDL tournaments with an opening duplicate (`duplicate_rank`),
   Swiss rounds and their games, flagged `circuit` = `PACA` (`<tid>.csv`, `<tid>_games.csv`);
   a `circuit calendar` export per season (`calendrier_PACA_<season>.csv`): the season's
   editions, held or cancelled, each with the day it was announced, and the editions of the
@@ -188,17 +189,15 @@ def _paca_tid(edition: _Planned, start: tuple[int, int]) -> str:
 # ---------------------------------------------------------------------------- fields
 
 
-def _weights(ctx: SeasonContext, region: tuple[str, ...]) -> np.ndarray:
-    """Each player's weight for a field of a circuit of `region` (active players only)."""
+def _weights(ctx: SeasonContext, region: tuple[str, ...], *, visitors: bool = True) -> np.ndarray:
+    """Each player's weight for a field of a circuit of `region` (active players only);
+    without `visitors`, the players of the region's clubs only."""
     pop, world = ctx.sim.pop, ctx.sim.world
     regions = np.array(world.regions)[world.city_region[pop.city]]
     home = np.isin(regions, list(region))
     france = pop.fed == 0
-    place = np.where(
-        home,
-        REGION_WEIGHT["home"],
-        np.where(france, REGION_WEIGHT["france"], REGION_WEIGHT["abroad"]),
-    )
+    away = np.where(france, REGION_WEIGHT["france"], REGION_WEIGHT["abroad"]) if visitors else 0.0
+    place = np.where(home, REGION_WEIGHT["home"], away)
     taste = np.where(pop.dcdl_activity > 0, pop.dcdl_activity, NON_DCDL_WEIGHT)
     return np.where(pop.active, place * taste, 0.0)
 
@@ -278,7 +277,9 @@ def _paca(ctx: SeasonContext) -> None:
     start, end = sim.calendar.bounds(ctx.season)
     season_start = (start.month, start.day)
     rng = ctx.rng(KEY)
-    weights = _weights(ctx, ("PACA",))
+    # the regional circuit of the PACA clubs: its tournaments are played by their players
+    # (its club ranking holds PACA clubs only)
+    weights = _weights(ctx, ("PACA",), visitors=False)
     rows: list[_CalendarRow] = []
 
     def row(e: _Planned, status: str, tid: str | None) -> _CalendarRow:

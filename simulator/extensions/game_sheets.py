@@ -273,7 +273,8 @@ def _top(
 def play_game(rng: np.random.Generator, params: ScoringParams, target: int) -> list[SheetMove]:
     """A master game, the top of each move played, until its tops reach `target` or the
     tiles run out. A rack that makes no word of the list goes back to the bag and a new
-    one is drawn (`REDRAWS` times at most), as the arbiter of a duplicate game does."""
+    one is drawn (`REDRAWS` times at most), written `-` in front as a rack drawn after a
+    rejet."""
     board = Board(params.size)
     bag = [BAG[int(i)] for i in rng.permutation(len(BAG))]
     rack: list[str] = []
@@ -293,7 +294,7 @@ def play_game(rng: np.random.Generator, params: ScoringParams, target: int) -> l
             bag = [*bag, *rack]
             bag = [bag[int(i)] for i in rng.permutation(len(bag))]
             kept, rack, bag = [], bag[: params.rack_size], bag[params.rack_size :]
-            rack_text = "".join(rack)
+            rack_text = "-" + "".join(rack)  # drawn after a rejet (FISF §3.2 notation)
             chosen = _top(rng, board, rack, rack_text, params)
         if chosen is None:
             break

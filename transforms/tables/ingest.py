@@ -116,6 +116,8 @@ TABLES = (
             ("series", STR),
             ("last_name", STR, "where the list names its players"),
             ("first_name", STR),
+            ("federation", STR, "where the list gives it"),
+            ("club", STR, "where the list gives it"),
             ("source_file", STR),
         ),
     ),
