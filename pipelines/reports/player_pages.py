@@ -1,6 +1,17 @@
 """One page per player, `joueurs/<licence>.html`: every rating change of the player,
 explained. A page is rewritten only when what it shows changed (its digest is kept in the
 players' folder, `.digests.json`).
+
+Decisions taken here (issue 25, speed; issue 27, item 2):
+- Every table is split by player once (`by_player`: one frame grouped by player, a player's
+  rows a slice); the pages are written by chunks of `CHUNK` players, for which each table's
+  rows are read in one Polars call (`PlayerRows.prefetch`) and the long tables (cote, Elo,
+  tournaments, duplicate events) built for all the chunk's players at once (`_with_cells`:
+  a cell's function is called once per distinct value of the columns it reads). No Polars
+  call per player; the memory held is one chunk's rows, not the site's.
+- The markup is the one `html.table` writes, byte for byte (tests/test_player_pages.py).
+- A season is linked only when it has a report (`season_link`): a rating list's series for
+  a season without a tournament names the season without a link.
 """
 
 from __future__ import annotations
