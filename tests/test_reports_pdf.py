@@ -3,6 +3,9 @@ page (pixels of the rendered page, not just its text)."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
+import functools
 import itertools
 import re
 import struct
@@ -16,7 +19,7 @@ import pytest
 from pipelines.reports.charts import BAR_LINE, axis, base_layout, hline
 from pipelines.reports.html import Html
 from pipelines.reports.page import page
-from pipelines.reports.pdf import print_pdf
+from pipelines.reports.pdf import ALONE_ROWS, _Slots, _slots_needed, print_pdf, print_pdfs
 from pipelines.reports.section import Chart, chart_html
 from pipelines.reports.sections import discover
 
@@ -308,3 +311,85 @@ def test_the_comparison_can_fail(tmp_path: Path) -> None:
     for name, missing in (("opened", Counter()), ("folded", Counter(["Zéphyrin", "Quintal"]))):
         (printed,) = _pdf_parts(tmp_path / f"{name}.pdf", ["Essai de liste"])
         assert _words(parts[1][1]) - _words(printed) == missing, name
+
+
+def _list_page(folder: Path, name: str, rows: int, script: str = "") -> Path:
+    """A page without charts holding a list of `rows` players in a <details>."""
+    body = "".join(f'<tr><td>Joueur {i}</td><td class="num">{i}</td></tr>' for i in range(rows))
+    html = page(
+        name,
+        Html(
+            f'<header class="page"><h1>{name}</h1></header><section class="report-section">'
+            f"<h2>{name}</h2><details><summary>Liste</summary><table><tbody>{body}</tbody>"
+            f"</table></details></section>{script}"
+        ),
+        with_plotly=False,
+    )
+    path = folder / f"{name}.html"
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def _note(seen: list[tuple[int, int]], done: int, total: int) -> None:
+    seen.append((done, total))
+
+
+def test_pages_printed_at_once_are_the_pages_printed_one_by_one(tmp_path: Path) -> None:
+    """Two workers print the same bytes as one, every list whole, and the PDFs come back
+    in the order the pages were given, whatever order they finished in."""
+    pages = [_list_page(tmp_path, f"liste-{n}", rows) for n, rows in enumerate((300, 5, 40))]
+    stamp = dt.datetime(2025, 1, 15, 12)
+    printed: dict[int, list[bytes]] = {}
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        targets = [(html, out / f"{html.stem}.pdf") for html in pages]
+        seen: list[tuple[int, int]] = []
+        done = print_pdfs(
+            targets,
+            root=tmp_path,
+            stamp=stamp,
+            workers=workers,
+            progress=functools.partial(_note, seen),
+        )
+        assert done == [pdf for _, pdf in targets]
+        assert seen == [(1, 3), (2, 3), (3, 3)]
+        printed[workers] = [pdf.read_bytes() for pdf in done]
+    assert printed[1] == printed[2]
+    assert "Joueur 299" in _text(tmp_path / "w2" / "liste-0.pdf")
+
+
+def test_a_page_that_fails_stops_the_printing_with_its_own_error(tmp_path: Path) -> None:
+    good = _list_page(tmp_path, "bonne", 3)
+    bad = _list_page(tmp_path, "cassee", 3, '<script>throw new Error("panne");</script>')
+    with pytest.raises(RuntimeError, match=r"cassee\.html: erreur JavaScript : .*panne"):
+        print_pdfs(
+            [(good, tmp_path / "bonne.pdf"), (bad, tmp_path / "cassee.pdf")],
+            root=tmp_path,
+            workers=2,
+        )
+    assert not (tmp_path / "cassee.pdf").exists()
+
+
+def test_a_long_list_prints_alone(tmp_path: Path) -> None:
+    """A page of `ALONE_ROWS` rows or more takes every slot (its print layout is the
+    memory of a build): it never prints beside another page; short pages print side by
+    side."""
+    assert _slots_needed(_list_page(tmp_path, "longue", ALONE_ROWS), 2) == 2
+    assert _slots_needed(_list_page(tmp_path, "courte", ALONE_ROWS - 1), 2) == 1
+
+    async def run(needs: list[int]) -> list[int]:
+        slots, busy, peaks = _Slots(2), [0], []
+
+        async def one(count: int) -> None:
+            async with slots.take(count):
+                busy[0] += count
+                peaks.append(busy[0])
+                await asyncio.sleep(0)
+                await asyncio.sleep(0)
+                busy[0] -= count
+
+        await asyncio.gather(*(one(n) for n in needs))
+        return peaks
+
+    assert max(asyncio.run(run([1, 2, 1, 2, 1, 1]))) == 2  # never a long page and another
+    assert asyncio.run(run([1, 1]))[-1] == 2  # two short pages at once

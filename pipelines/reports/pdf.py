@@ -12,11 +12,12 @@ disk, and the PDF's dates are the report's generation date.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import os
 import re
 import shutil
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +133,39 @@ def print_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
 
 
+# A page holding this many table rows or more prints alone (every worker's slot taken):
+# Chromium's print layout of a season report of 20,000 players holds about 1.5 GiB more
+# than the page itself, and two of them at once would double a build's peak memory. The
+# smaller pages (the circuits', most seasons') print side by side.
+ALONE_ROWS = 4_000
+
+
+def _slots_needed(html_path: Path, workers: int) -> int:
+    """How many of the `workers` slots printing this page takes: all of them for a page of
+    at least `ALONE_ROWS` table rows, else one."""
+    return workers if html_path.read_bytes().count(b"<tr") >= ALONE_ROWS else 1
+
+
+class _Slots:
+    """`total` printing slots shared by the workers (a page takes one, or all of them)."""
+
+    def __init__(self, total: int) -> None:
+        self.free = total
+        self.changed = asyncio.Condition()
+
+    @contextlib.asynccontextmanager
+    async def take(self, count: int) -> AsyncIterator[None]:
+        async with self.changed:
+            await self.changed.wait_for(lambda: self.free >= count)
+            self.free -= count
+        try:
+            yield
+        finally:
+            async with self.changed:
+                self.free += count
+                self.changed.notify_all()
+
+
 @dataclass(frozen=True)
 class _Job:
     pages: list[tuple[Path, Path]]
@@ -159,21 +193,24 @@ def _serve(root: Path) -> Callable[[Route], Awaitable[None]]:
 
 async def _print(job: _Job) -> list[Path]:
     """`job.workers` tasks take the pages in order, each printing one page at a time in
-    its own tab of the one browser; the first error cancels the others and is raised."""
+    its own tab of the one browser (a long page alone: `ALONE_ROWS`); the first error
+    cancels the others and is raised."""
     from playwright.async_api import async_playwright
 
     executable = chromium_path()
     queue = list(enumerate(job.pages))
     queue.reverse()
     done: dict[int, Path] = {}
+    slots = _Slots(job.workers)
 
     async def worker(browser: Browser) -> None:
         while queue:
             index, (html_path, pdf_path) = queue.pop()
             served = (job.root or html_path.parent).resolve()
-            done[index] = await _print_page(
-                browser, html_path, pdf_path, served, job.when, job.timeout_ms
-            )
+            async with slots.take(_slots_needed(html_path, job.workers)):
+                done[index] = await _print_page(
+                    browser, html_path, pdf_path, served, job.when, job.timeout_ms
+                )
             if job.progress is not None:
                 job.progress(len(done), len(job.pages))
 
