@@ -78,8 +78,9 @@ SEASON_HREF = re.compile(r'href="\.\./(\d{4}-\d{4})/index\.html')
 
 
 def test_player_pages_link_only_to_written_reports(sample_site: Path) -> None:
-    """The sample's rating list of 31/08/2026 gives series for 2026-2027, a season without
-    a tournament: its rows name the season, they do not link to a report never written."""
+    """The sample's series for 2026-2027 (computed at the end of 2025-2026, or given by a
+    rating list), a season without a tournament: their rows name the season, they do not
+    link to a report never written."""
     reports = sample_site / "reports"
     linked: set[str] = set()
     named_only = 0
