@@ -38,6 +38,7 @@ from simulator.columns import (
 from simulator.play import round_robin_pairs
 from simulator.season import Simulator
 from simulator.write import age_category
+from tests.support import ingested
 from transforms.calendar import SeasonCalendar
 from transforms.ranking import competition_ranks
 
@@ -556,6 +557,23 @@ def test_the_rating_list_gives_every_player_a_federation_and_club(sample: Sample
                 fed, club = listed[r["player_id"]]
                 assert federation_codes.code_of(r["federation"]) == federation_codes.code_of(fed)
                 assert r["club"] == club, r
+
+
+def test_a_player_known_only_from_a_list_takes_its_federation_and_club() -> None:
+    result = ingested(
+        {
+            "liste_2024-06-30.csv": "Licence;Date liste;Cote;Elo;Nom;Prénom;Fédération;Club\n"
+            "901;30/06/2024;1500;1700;Dupont;Anne;BEL;Scrabble Club de Liège\n"
+            "902;30/06/2024;1600;1650;Martin;Paul;;\n"
+        }
+    )
+    assert result.rejected == {}
+    players = result.tables["players"].sort("player_id")
+    assert players.select("player_id", "federation", "club").rows() == [
+        ("901", "BEL", "Scrabble Club de Liège"),
+        ("902", None, None),
+    ]
+    assert result.tables["rating_lists"]["federation"].to_list() == ["BEL", None]
 
 
 def test_paca_tournaments_are_played_by_paca_clubs(sample: Sample) -> None:
