@@ -236,7 +236,8 @@ def test_data_quality_notes(built) -> None:
     ]
     detail = dict(notes.select("subject", "detail").rows())
     assert "écrite dans 2 lignes de résultats de la saison (1 joueur)" in detail["Wakanda"]
-    assert "data/reference/federations.csv" in detail["Atlantide"]
+    assert "la table des fédérations et pays du classement" in detail["Atlantide"]
+    assert "federations.csv" not in detail["Atlantide"]
     # Season 2 writes only known values: nothing to note, and season 1's notes stay.
     assert _season(path, "data_quality_notes", S2).height == 0
 

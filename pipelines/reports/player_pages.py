@@ -448,12 +448,13 @@ def _listed_table(pid: str, d: _PlayerData) -> Html | None:
             fmt_number(r["elo"], 1) if r["elo"] is not None else None,
             fmt_number(r["elo_games"]) if r["elo_games"] is not None else None,
             series_long(_level(r["series"])) if r["series"] else None,
-            r["source_file"],
         )
         for r in listed
     ]
+    # The export a row comes from is the analysts' (rating_lists.source_file in the
+    # warehouse), never a committee's page: a page names no file of the raw folder.
     return table(
-        ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série", "Fichier"],
+        ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série"],
         rows,
         numeric=(1, 2, 3),
         caption="Valeurs publiées par les fédérations dans leurs listes de classement.",
