@@ -31,6 +31,7 @@ from pipelines.build_state import (
 )
 from pipelines.definitions import defs as project_defs
 from pipelines.ingest.bounds import LATE_DATE
+from pipelines.ingest.raw import listing
 from pipelines.locks import exclusive
 from pipelines.progress import PROGRESS, throttled
 from pipelines.publish import Publish, journal_path, publish, recover
@@ -270,8 +271,9 @@ def run_build(
     started = time.perf_counter()
     if not raw_dir.is_dir():
         raise FileNotFoundError(f"le dossier des exports {raw_dir} n'existe pas")
+    seen = listing(raw_dir)  # the raw folder walked once for both uses below
     if not allow_empty:
-        refuse_empty(raw_dir)
+        refuse_empty(raw_dir, seen)
     warehouse_path.parent.mkdir(parents=True, exist_ok=True)
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
@@ -281,7 +283,7 @@ def run_build(
             forget_state(cache)
         params = load_parameters(reference_dir)
         inputs = hashlib.sha256(
-            f"{raw_digest(raw_dir)}\0{code_digest(params)}".encode()
+            f"{raw_digest(raw_dir, seen)}\0{code_digest(params)}".encode()
         ).hexdigest()
         last = load_state(cache)
         if (

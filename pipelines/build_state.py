@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
-from pipelines.ingest.raw import content_hash, export_paths, key_of, refused_paths
+from pipelines.ingest.raw import Listing, content_hash, listing
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reference.bundle import Parameters
 
@@ -52,15 +52,16 @@ def code_digest(params: Parameters, root: Path = PROJECT_ROOT) -> str:
     return digest.hexdigest()
 
 
-def raw_digest(raw_dir: Path) -> str:
+def raw_digest(raw_dir: Path, seen: Listing | None = None) -> str:
     """Every file of the raw folder (any depth, hidden ones included: renaming a file to
     hide it changes the folder) by path, size, modification time and inode, links by
     their own entry; then every export the ingest reads (in a linked season folder too)
     by its content, and every entry it refuses by name."""
     digest = hashlib.sha256()
-    for export in export_paths(raw_dir):
-        digest.update(f"{key_of(export, raw_dir)}\0{content_hash(export)}\n".encode())
-    for key, message in refused_paths(raw_dir).items():
+    seen = seen if seen is not None else listing(raw_dir)
+    for key, export in seen.exports:
+        digest.update(f"{key}\0{content_hash(export)}\n".encode())
+    for key, message in seen.refused.items():
         digest.update(f"{key}\0{message}\n".encode())
     entries: list[tuple[str, os.stat_result]] = []
     for folder, dirs, names in os.walk(raw_dir):
@@ -89,11 +90,14 @@ def _tree_digest(path: Path, depth: int) -> str:
         info = folder.stat()
         digest.update(f"{folder.relative_to(path)}\0{info.st_mtime_ns}\0{info.st_ino}\n".encode())
         if level < depth:
-            stack.extend(
-                (child, level + 1)
-                for child in sorted(folder.iterdir(), reverse=True)
-                if child.is_dir() and not child.is_symlink()
-            )
+            # the entries' types from the listing itself (no stat of each of the 54,000
+            # player pages of a federation's reports)
+            with os.scandir(folder) as entries:
+                children = sorted(
+                    (Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)),
+                    reverse=True,
+                )
+            stack.extend((child, level + 1) for child in children)
     return digest.hexdigest()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.ingest.raw import export_paths, refused_paths
+from pipelines.ingest.raw import Listing, listing
 from pipelines.warehouse import Warehouse
 
 
@@ -22,10 +22,11 @@ class EmptyRawFolder(ValueError):
     """The raw folder holds no export at all."""
 
 
-def refuse_empty(raw_dir: Path) -> None:
+def refuse_empty(raw_dir: Path, seen: Listing | None = None) -> None:
     """Raise EmptyRawFolder when `raw_dir` holds no export (nor any file the ingest would
     name as refused)."""
-    if export_paths(raw_dir) or refused_paths(raw_dir):
+    seen = seen if seen is not None else listing(raw_dir)
+    if seen.exports or seen.refused:
         return
     raise EmptyRawFolder(
         f"le dossier des exports {raw_dir} ne contient aucun export : la construction "

@@ -26,13 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
-from pipelines.ingest.raw import (
-    COMPANION_SUFFIXES,
-    content_hash,
-    export_paths,
-    key_of,
-    refused_paths,
-)
+from pipelines.ingest.raw import COMPANION_SUFFIXES, content_hash, listing
 from pipelines.progress import Progress
 from pipelines.reference.bundle import Parameters
 
@@ -102,8 +96,9 @@ def ingest_folder(
     """`ingest_files` of the raw folder, reading only the files new or changed since the
     last build when a cache folder is given (`progress(done, total)` as files are read;
     `as_of`: the build's reference date, default today)."""
-    paths = {key_of(p, raw_dir): p for p in export_paths(raw_dir)}
-    refused = refused_paths(raw_dir)
+    seen = listing(raw_dir)
+    paths = dict(seen.exports)
+    refused = seen.refused
     stats = {key: _stat(path) for key, path in paths.items()}
     version = code_version(params)
     cached = _load(cache_dir, version) if cache_dir is not None else None

@@ -30,6 +30,8 @@ class _Scan:
     files: list[Path]
     refused: dict[Path, str]
     roots: tuple[Path, ...]
+    keys: dict[Path, str]  # each file's key (`key_of`), computed once during the walk
+    plain: frozenset[Path]  # the files that are regular files, not links (from the listing)
 
 
 def _scan(raw_dir: Path) -> _Scan:
@@ -43,10 +45,14 @@ def _scan(raw_dir: Path) -> _Scan:
     suffixes = EXPORT_SUFFIXES | COMPANION_SUFFIXES
     roots = [raw_dir.resolve()]
     files: list[Path] = []
+    keys: dict[Path, str] = {}
+    plain: set[Path] = set()
     refused: dict[Path, str] = {}
-    stack = [raw_dir]
+    # (folder, its path relative to raw_dir with a trailing "/", "" for raw_dir itself):
+    # keys are built from strings, not by pathlib's relative_to (31,700 files: seconds)
+    stack: list[tuple[Path, str]] = [(raw_dir, "")]
     while stack:
-        folder = stack.pop()
+        folder, prefix = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as err:
@@ -56,7 +62,7 @@ def _scan(raw_dir: Path) -> _Scan:
                 f"ce dossier n'a pas pu être lu ({err.strerror}) : aucun de ses exports n'est lu"
             )
             continue
-        folders = []
+        folders: list[tuple[Path, str]] = []
         for entry in entries:
             name = entry.name
             if name.startswith((".", "~$")):
@@ -74,18 +80,21 @@ def _scan(raw_dir: Path) -> _Scan:
                     problem = _linked_folder_problem(path, roots)
                     if problem is None:
                         roots.append(path.resolve())
-                        folders.append(path)
+                        folders.append((path, f"{prefix}{name}/"))
                     else:
                         refused[path] = problem
                     continue
             elif entry.is_dir(follow_symlinks=False):
-                folders.append(path)
+                folders.append((path, f"{prefix}{name}/"))
                 continue
             if wanted:
                 files.append(path)
+                keys[path] = _printable(prefix + name)
+                if entry.is_file(follow_symlinks=False):
+                    plain.add(path)
         stack.extend(reversed(folders))
-    files.sort(key=lambda p: key_of(p, raw_dir))
-    return _Scan(files, refused, tuple(roots))
+    files.sort(key=keys.__getitem__)
+    return _Scan(files, refused, tuple(roots), keys, frozenset(plain))
 
 
 _LOOP = (
@@ -126,8 +135,21 @@ def _linked_folder_problem(link: Path, roots: list[Path]) -> str | None:
 def key_of(path: Path, raw_dir: Path) -> str:
     """A file's key: its path relative to the raw folder (POSIX); a name that is not valid
     UTF-8 shows its stray bytes as backslash escapes (`\\xff`)."""
-    rel = path.relative_to(raw_dir).as_posix()
+    return _printable(path.relative_to(raw_dir).as_posix())
+
+
+def _printable(rel: str) -> str:
     return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _utf8(name: str) -> bool:
+    """Whether a name read from the disk is valid UTF-8 (Python keeps stray bytes as
+    surrogates, which do not encode)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
@@ -142,12 +164,35 @@ def _inside(path: Path, roots: tuple[Path, ...]) -> bool:
     return any(target.is_relative_to(root) for root in roots)
 
 
+@dataclass(frozen=True)
+class Listing:
+    """The raw folder as the ingest sees it, from one walk: its exports (path order) with
+    their keys, and the entries it refuses without reading them (`refused_paths`)."""
+
+    exports: list[tuple[str, Path]]
+    refused: dict[str, str]
+
+
+def listing(raw_dir: Path) -> Listing:
+    """`export_paths` and `refused_paths` of one walk of the raw folder (a build asks for
+    both several times: one walk of 31,700 files is not free)."""
+    scan = _scan(raw_dir)
+    exports = [(scan.keys[p], p) for p in scan.files if _read(p, scan)]
+    return Listing(exports, _refused(scan, raw_dir))
+
+
+def _read(path: Path, scan: _Scan) -> bool:
+    """Whether a file of the walk is an export the ingest reads: a regular file (known from
+    the listing, no stat), or a link leading to a file inside the raw folder."""
+    return path in scan.plain or (_inside(path, scan.roots) and path.is_file())
+
+
 def export_paths(raw_dir: Path) -> list[Path]:
     """Every export below raw_dir that is a file of the raw folder (a link is followed only
     when it stays inside it; a linked folder as `_scan` says), in path order; hidden files
     are skipped."""
     scan = _scan(raw_dir)
-    return [p for p in scan.files if _inside(p, scan.roots) and p.is_file()]
+    return [p for p in scan.files if _read(p, scan)]
 
 
 def refused_paths(raw_dir: Path) -> dict[str, str]:
@@ -155,19 +200,22 @@ def refused_paths(raw_dir: Path) -> dict[str, str]:
     `read_raw`, with the organiser's message: a link leading out of the raw folder (it is
     never followed, nor copied to the quarantine), a link that loops or leads nowhere, a
     linked folder not read (`_scan`), a name that is not valid UTF-8."""
-    scan = _scan(raw_dir)
+    return _refused(_scan(raw_dir), raw_dir)
+
+
+def _refused(scan: _Scan, raw_dir: Path) -> dict[str, str]:
     refused: dict[str, str] = {
         key_of(path, raw_dir): f"{key_of(path, raw_dir)} : {message}"
         for path, message in scan.refused.items()
     }
     for path in scan.files:
-        key = key_of(path, raw_dir)
-        if not _inside(path, scan.roots):
+        key = scan.keys[path]
+        if path not in scan.plain and not _inside(path, scan.roots):
             refused[key] = (
                 f"{key} : ce lien mène hors du dossier des exports (ou nulle part) : il n'est "
                 "pas lu ; copiez le fichier lui-même dans le dossier"
             )
-        elif key != path.relative_to(raw_dir).as_posix():
+        elif not _utf8(str(path)):
             refused[key] = (
                 f"{key} : le nom du fichier n'est pas écrit en UTF-8 (caractères « \\x… ») : "
                 "renommez-le"
