@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api
 
 from pipelines.backtest.report import system_label
 from pipelines.backtest.run import Outputs, from_raw, run_backtest
-from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
+from tests.browser import launched, open_page
 from tests.support import FIXTURES, PARAMETERS
 from transforms import backtest
 
@@ -44,27 +43,11 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
 
 @pytest.fixture(scope="module")
 def browser(outputs: Outputs) -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
-        yield chromium
-        chromium.close()
-
-
-def _open(browser: Any, path: Path, shot: Path, width: int = 1200) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    page.goto(path.resolve().as_uri(), wait_until="load")
-    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
-    page.screenshot(path=str(shot), full_page=True)
-    assert errors == [], errors
-    return page
+    yield from launched()
 
 
 def test_the_charts_are_drawn(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
-    page = _open(browser, outputs.html, tmp_path / "backtest.png")
+    page = open_page(browser, outputs.html, tmp_path / "backtest.png")
     charts = {c["id"]: c for c in page.evaluate(CHART_STATE)}
     assert set(charts) == {"chart-calibration-calibration", "chart-saisons-seasons"}
     calibration = charts["chart-calibration-calibration"]
@@ -84,14 +67,14 @@ def test_the_charts_are_drawn(browser: Any, outputs: Outputs, tmp_path: Path) ->
 
 
 def test_a_phone_does_not_scroll_sideways(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
-    page = _open(browser, outputs.html, tmp_path / "phone.png", width=390)
+    page = open_page(browser, outputs.html, tmp_path / "phone.png", width=390)
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 390, wide
     page.close()
 
 
 def test_the_printed_report_is_whole(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
-    page = _open(browser, outputs.html, tmp_path / "print.png")
+    page = open_page(browser, outputs.html, tmp_path / "print.png")
     page.emulate_media(media="print")
     for section in ("ensemble", "calibration", "saisons", "methode"):
         assert page.locator(f"section#{section}").is_visible(), section

@@ -9,10 +9,9 @@ from typing import Any
 
 import polars as pl
 import pytest
-from playwright import sync_api
 
-from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
 from pipelines.whatif.run import WhatIfOutputs, run_whatif
+from tests.browser import launched, open_page
 from tests.whatif_world import SEASON
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
@@ -51,27 +50,11 @@ def outputs(whatif_site: Path, tmp_path_factory: pytest.TempPathFactory) -> What
 
 @pytest.fixture(scope="module")
 def browser(outputs: WhatIfOutputs) -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
-        yield chromium
-        chromium.close()
-
-
-def _open(browser: Any, path: Path, shot: Path, width: int = 1200) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    page.goto(path.resolve().as_uri(), wait_until="load")
-    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
-    page.screenshot(path=str(shot), full_page=True)
-    assert errors == [], errors
-    return page
+    yield from launched()
 
 
 def test_the_charts_are_drawn(browser: Any, outputs: WhatIfOutputs, tmp_path: Path) -> None:
-    page = _open(browser, outputs.html, tmp_path / "whatif.png")
+    page = open_page(browser, outputs.html, tmp_path / "whatif.png")
     charts = {c["id"]: c for c in page.evaluate(CHART_STATE)}
     assert set(charts) == {"chart-effectifs-series", "chart-cote-distribution"}
     for chart in charts.values():
@@ -87,7 +70,7 @@ def test_the_charts_are_drawn(browser: Any, outputs: WhatIfOutputs, tmp_path: Pa
 
 
 def test_every_list_is_complete(browser: Any, outputs: WhatIfOutputs, tmp_path: Path) -> None:
-    page = _open(browser, outputs.html, tmp_path / "lists.png")
+    page = open_page(browser, outputs.html, tmp_path / "lists.png")
     lists = {entry["kind"]: entry for entry in page.evaluate(LISTS)}
     csv = pl.read_csv(outputs.csv, infer_schema=False)
     kinds = set(csv["changement"])
@@ -112,7 +95,7 @@ def test_every_list_is_complete(browser: Any, outputs: WhatIfOutputs, tmp_path: 
 def test_a_phone_does_not_scroll_sideways(
     browser: Any, outputs: WhatIfOutputs, tmp_path: Path
 ) -> None:
-    page = _open(browser, outputs.html, tmp_path / "phone.png", width=390)
+    page = open_page(browser, outputs.html, tmp_path / "phone.png", width=390)
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 390, wide
     page.close()
