@@ -26,7 +26,7 @@ Decisions taken here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, overload
 
@@ -256,19 +256,13 @@ def elo_history(
             maintain_order="left",
         )
         .join(
-            pl.DataFrame(
-                {"player_id": list(births), "_birth": list(births.values())},
-                schema={"player_id": pl.String, "_birth": pl.Int64},
-            ),
+            _by_player(births, "_birth", pl.Int64),
             on="player_id",
             how="left",
             maintain_order="left",
         )
         .join(
-            pl.DataFrame(
-                {"player_id": list(high_lists), "_high": list(high_lists.values())},
-                schema={"player_id": pl.String, "_high": pl.Date},
-            ),
+            _by_player(high_lists, "_high", pl.Date),
             on="player_id",
             how="left",
             maintain_order="left",
@@ -453,4 +447,14 @@ def last_elo(history: pl.DataFrame, params: EloParams) -> pl.DataFrame:
         ((pl.col("rating_before") >= threshold) | (pl.col("rating_after") >= threshold))
         .any()
         .alias("reached"),
+    )
+
+
+def _by_player(
+    values: Mapping[str, object], name: str, dtype: pl.DataType | type[pl.DataType]
+) -> pl.DataFrame:
+    """A player → value mapping as a frame (`player_id`, `name`) to join on."""
+    return pl.DataFrame(
+        {"player_id": list(values), name: list(values.values())},
+        schema={"player_id": pl.String, name: dtype},
     )
