@@ -8,6 +8,7 @@ import datetime as dt
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -760,6 +761,134 @@ def test_seeds_come_from_the_imported_ranking_then_from_our_own() -> None:
         ("P1", 2, -1),
         ("P3", 3, 0),
     ]
+
+
+def _long_circuit() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Two years of 8 tournaments each among 24 players, in fields of 10 to 18 (the first
+    of each year: 5, two of them beyond the places that score) with tied places, clubs,
+    games listed from one or both sides (wins, draws, results without scores), and an
+    imported ranking: results, games, calendar, published ranking."""
+    rng = np.random.default_rng(2026)
+    players = [f"P{n:02d}" for n in range(24)]
+    frames: list[pl.DataFrame] = []
+    games: list[tuple[object, ...]] = []
+    calendar: list[tuple[str, int, str, str | None, str, str | None]] = []
+    for year in (2012, 2013):
+        for k in range(8):
+            tid = f"T{year}-{k}"
+            day = dt.date(year, 1 + k, 10 + k)
+            calendar.append((f"E{k}", year, day.isoformat(), None, "held", tid))
+            field = list(rng.choice(players, size=int(rng.integers(10, 19)), replace=False))
+            ranks = np.sort(rng.integers(1, len(field) + 1, size=len(field)))
+            if k == 0:  # a small first field: players 4th and 5th of its ranking without points
+                field, ranks = field[:5], np.array([1, 2, 3, 11, 12])
+            rows = [
+                (p, int(r), int(d) if d else None, f"C{int(c)}" if c else None)
+                for p, r, d, c in zip(
+                    field,
+                    ranks,
+                    rng.permutation(len(field) + 1)[: len(field)],
+                    rng.integers(0, 4, size=len(field)),
+                    strict=True,
+                )
+            ]
+            frames.append(_results(tid, day.isoformat(), rows))
+            for rnd in range(1, 5):
+                order = rng.permutation(field)
+                for a, b in zip(order[::2], order[1::2], strict=False):
+                    score = int(rng.integers(30, 60))
+                    other = score if rng.random() < 0.15 else int(rng.integers(30, 60))
+                    result = float(rng.choice([1.0, 0.5, 0.0])) if rng.random() < 0.1 else None
+                    games.append((tid, rnd, str(a), str(b), score, other, result))
+                    if rng.random() < 0.3:  # also listed from the other side
+                        back = None if result is None else 1.0 - result
+                        games.append((tid, rnd, str(b), str(a), other, score, back))
+    game_frame = pl.DataFrame(
+        games,
+        schema={
+            "tournament_id": pl.String,
+            "round": pl.Int64,
+            "player_id": pl.String,
+            "opponent_id": pl.String,
+            "player_score": pl.Int64,
+            "opponent_score": pl.Int64,
+            "player_result": pl.Float64,
+        },
+        orient="row",
+    )
+    published = pl.DataFrame(
+        {
+            "circuit": ["PACA"] * 6,
+            "as_of": [dt.date(2011, 12, 31)] * 6,
+            "player_id": players[:6],
+            "place": [1, 2, 2, 4, 5, 6],
+            "points": [500.0, 400.0, 400.0, 300.0, 200.0, 0.0],
+        }
+    )
+    return pl.concat(frames), game_frame, _small_calendar(calendar), published
+
+
+# 4 seeds, 10 places scored, halves in every table.
+LONG = CircuitParams(
+    circuit="PACA",
+    seeds=4,
+    places_scored=10,
+    best_results=5,
+    club_best_players=3,
+    masters_invitees=4,
+    duplicate_points=tuple(
+        tuple(Fraction(2 * (10 - p) + s, 2) for s in range(5)) for p in range(10)
+    ),
+    win_points=(Fraction(41, 2), Fraction(15), Fraction(12), Fraction(10)),
+    draw_points=(Fraction(10), Fraction(15, 2), Fraction(6), Fraction(5)),
+    final_points=tuple(tuple(Fraction(10 * (12 - p) + 3 * s) for s in range(5)) for p in range(10)),
+)
+
+
+def test_a_long_circuit_scores_each_tournament_with_the_seeds_of_the_ranking_before() -> None:
+    """16 tournaments: each tournament's points are those `tournament_points` gives it
+    alone with the seeds of the ranking published before it (the imported one for the
+    first), every ranking adds up, and the seeds are not idle (present, beaten, drawn)."""
+    results, games, calendar, published = _long_circuit()
+    out = circuit_tables(results, games, calendar, published, LONG)
+    order = out.windows["after_tournament_id"].unique(maintain_order=True).to_list()
+    assert len(order) == 16
+    seeds = seeds_from_ranking(published.select("player_id", "place", "points"), LONG)
+    for tid in order:
+        alone = tournament_points(
+            results.filter(pl.col("tournament_id") == tid),
+            games.filter(pl.col("tournament_id") == tid),
+            seeds,
+            LONG,
+            tournament_id=tid,
+            year=int(tid[1:5]),
+        )
+        assert out.points.filter(pl.col("tournament_id") == tid).equals(alone), tid
+        after = out.rankings.filter(pl.col("after_tournament_id") == tid)
+        seeds = seeds_from_ranking(after.select("player_id", "place", "best5_total"), LONG)
+    assert ranking_inconsistencies(out.points, out.rankings).height == 0
+    assert out.points["seeds_present"].max() == 4
+    assert out.points.filter(pl.col("win_points") > 0).height > 20
+    assert out.points.filter(pl.col("draw_points") > 0).height > 3
+
+
+def test_the_first_tournament_that_cannot_be_scored_is_named() -> None:
+    """T2012-3 lists a player twice, T2012-1 has a game without scores or result: the
+    error names T2012-1, the earlier in event order, whatever the rows' order."""
+    results, games, calendar, published = _long_circuit()
+    twice = results.filter(pl.col("tournament_id") == "T2012-3").head(1)
+    broken = games.with_columns(
+        player_score=pl.when(pl.col("tournament_id") == "T2012-1")
+        .then(None)
+        .otherwise(pl.col("player_score")),
+        player_result=pl.when(pl.col("tournament_id") == "T2012-1")
+        .then(None)
+        .otherwise(pl.col("player_result")),
+    )
+    with pytest.raises(CircuitError, match=r"tournoi T2012-1, ronde 1 : la partie de"):
+        circuit_tables(pl.concat([twice, results]), broken, calendar, published, LONG)
+    with pytest.raises(CircuitError, match=r"tournoi T2012-3 : le joueur P\d+ figure plusieurs"):
+        circuit_tables(pl.concat([twice, results]), games, calendar, published, LONG)
 
 
 def test_whole_circuit_outputs_are_declared_and_deterministic() -> None:

@@ -96,7 +96,7 @@ import polars as pl
 
 from transforms.elo import both_sides
 from transforms.federations import AliasTable, canonical_expr, known_expr
-from transforms.ranking import competition_rank_expr
+from transforms.ranking import competition_rank_expr, competition_ranks
 from transforms.tables import table
 
 POINTS = table("circuit_points")
@@ -809,6 +809,229 @@ def _empty_tables() -> CircuitTables:
     )
 
 
+def _raise_first_invalid(
+    players: pl.DataFrame,
+    sides: pl.DataFrame,
+    flagged: pl.DataFrame,
+    games: pl.DataFrame | None,
+    order: pl.DataFrame,
+    units: _Units,
+    params: CircuitParams,
+) -> None:
+    """Raise the error of the first tournament (in event order) whose results or games
+    cannot be scored: its own checks (`_tournament_units`) name what is wrong, as they
+    would when the tournaments are scored one by one."""
+    bad = set(
+        pl.concat(
+            [
+                players.filter(
+                    pl.struct("tournament_id", "player_id").is_duplicated()
+                    | pl.col("rank").is_null()
+                    | (pl.col("rank") < 1)
+                ).select("tournament_id"),
+                sides.filter(
+                    pl.col("player_result").is_null()
+                    & (pl.col("player_score").is_null() | pl.col("opponent_score").is_null())
+                ).select("tournament_id"),
+            ]
+        )["tournament_id"].to_list()
+    )
+    if not bad:
+        return
+    no_seeds = pl.DataFrame(schema={"player_id": pl.String, "seed": pl.Int64})
+    for tid in order["after_tournament_id"].to_list():
+        if tid in bad:
+            mine = None if games is None else games.filter(pl.col("tournament_id") == tid)
+            results = flagged.filter(pl.col("tournament_id") == tid)
+            _tournament_units(results, mine, no_seeds, units, params, tid)
+
+
+def _scored_units(
+    flagged: pl.DataFrame,
+    games: pl.DataFrame | None,
+    order: pl.DataFrame,
+    windows: pl.DataFrame,
+    seeds: pl.DataFrame,
+    units: _Units,
+    params: CircuitParams,
+) -> pl.DataFrame:
+    """Every circuit tournament's four components in units (`_tournament_units` rows with
+    `tournament_id`, `year` and its event order `pos`), by `pos`, final place and player.
+
+    Sequential by nature — a tournament's seeds are the places 1..16 with points of the
+    ranking after the previous one (`seeds`: those of the first) — so the tournaments are
+    scored in event order, but on NumPy arrays prepared once for all of them: each
+    tournament's players and game sides are a slice, a player an integer code, the seeds a
+    code-indexed array; each ranking's best-`best_results` totals and places (`windows`:
+    `index`, `pos` of the tournaments it counts) are computed on the slices of its window.
+    The same numbers as `_tournament_units`, `_standings` and `seeds_from_ranking` one
+    tournament at a time."""
+    positions = order.select(
+        pl.col("after_tournament_id").alias("tournament_id"),
+        pl.col("index").alias("pos"),
+        pl.col("year").cast(pl.Int64),
+    )
+    players = flagged.select(
+        "tournament_id",
+        pl.col("player_id").cast(pl.String),
+        pl.col("rank").cast(pl.Int64),
+        (
+            pl.col("duplicate_rank").cast(pl.Int64)
+            if "duplicate_rank" in flagged.columns
+            else pl.lit(None, dtype=pl.Int64)
+        ).alias("duplicate_rank"),
+        (
+            _blank_to_null("club") if "club" in flagged.columns else pl.lit(None, dtype=pl.String)
+        ).alias("club"),
+    ).join(positions, on="tournament_id", how="inner")
+    circuit_games: pl.DataFrame | None = None
+    sides: pl.DataFrame | None = None
+    if games is not None and games.height:
+        circuit_games = games.with_columns(pl.col("tournament_id").cast(pl.String)).join(
+            positions.select("tournament_id"), on="tournament_id", how="semi"
+        )
+        played = circuit_games
+        for score in ("player_score", "opponent_score"):
+            if score not in played.columns:
+                played = played.with_columns(pl.lit(None, dtype=pl.Int64).alias(score))
+        sides = both_sides(
+            played.with_columns(
+                pl.col("player_id").cast(pl.String), pl.col("opponent_id").cast(pl.String)
+            )
+        )
+    if sides is None:
+        sides = pl.DataFrame(
+            schema={
+                "tournament_id": pl.String,
+                "round": pl.Int64,
+                "player_id": pl.String,
+                "opponent_id": pl.String,
+                "player_score": pl.Int64,
+                "opponent_score": pl.Int64,
+                "player_result": pl.Float64,
+            }
+        )
+    _raise_first_invalid(players, sides, flagged, circuit_games, order, units, params)
+
+    players = players.sort("pos", "rank", "player_id")
+    codes = (
+        pl.concat(
+            [players["player_id"], sides["player_id"], sides["opponent_id"], seeds["player_id"]]
+        )
+        .drop_nulls()
+        .unique()
+        .sort()
+        .to_frame("player_id")
+        .with_row_index("code")
+        .with_columns(pl.col("code").cast(pl.Int64))
+    )
+    players = players.join(codes, on="player_id", how="left", maintain_order="left")
+    # each side with the row of its player (a player missing from the results scores
+    # nothing) and its opponent's code
+    sides = (
+        sides.select(
+            "tournament_id",
+            "player_id",
+            "opponent_id",
+            s=pl.when(pl.col("player_result").is_not_null())
+            .then(pl.col("player_result"))
+            .when(pl.col("player_score") > pl.col("opponent_score"))
+            .then(1.0)
+            .when(pl.col("player_score") == pl.col("opponent_score"))
+            .then(0.5)
+            .otherwise(0.0),
+        )
+        .join(
+            players.select("tournament_id", "player_id", "pos").with_row_index("row"),
+            on=["tournament_id", "player_id"],
+            how="inner",
+        )
+        .join(
+            codes.rename({"player_id": "opponent_id", "code": "opponent"}),
+            on="opponent_id",
+            how="inner",
+        )
+        .sort("pos", "row")
+    )
+
+    count = order.height
+    p_pos = players["pos"].to_numpy()
+    p_code = players["code"].fill_null(-1).to_numpy()
+    final = players["rank"].to_numpy()
+    dup = players["duplicate_rank"].fill_null(0).to_numpy()
+    placed = final <= params.places_scored
+    p_bounds = np.searchsorted(p_pos, np.arange(count + 1))
+    s_pos = sides["pos"].to_numpy()
+    s_row = sides["row"].to_numpy().astype(np.int64)
+    s_opponent = sides["opponent"].to_numpy()
+    s_value = sides["s"].to_numpy()
+    s_bounds = np.searchsorted(s_pos, np.arange(count + 1))
+    window_index = windows["index"].to_numpy()
+    window_tours = windows["pos"].to_numpy()
+    w_bounds = np.searchsorted(window_index, np.arange(count + 1))
+
+    rows = players.height
+    seed_col = np.zeros(rows, dtype=np.int64)
+    present_col = np.zeros(rows, dtype=np.int64)
+    dup_u = np.zeros(rows, dtype=np.int64)
+    final_u = np.zeros(rows, dtype=np.int64)
+    win_u = np.zeros(rows, dtype=np.int64)
+    draw_u = np.zeros(rows, dtype=np.int64)
+    total_u = np.zeros(rows, dtype=np.int64)
+    # seed number by player code (0: not a seed); code −1 (no player id) is never a seed
+    seed_of = np.zeros(codes.height + 1, dtype=np.int64)
+    first = seeds.join(codes, on="player_id", how="inner")
+    seed_of[first["code"].to_numpy()] = first["seed"].to_numpy()
+
+    for index in range(count):
+        a, b = p_bounds[index], p_bounds[index + 1]
+        mine = seed_of[p_code[a:b]]
+        seed_col[a:b] = mine
+        present = int(np.count_nonzero(mine))
+        column = min(present, params.seeds)
+        present_col[a:b] = present
+        keep = placed[a:b]
+        dup_u[a:b] = np.where(keep, _place_units(dup[a:b], units.duplicate, column), 0)
+        final_u[a:b] = np.where(keep, _place_units(final[a:b], units.final, column), 0)
+        c, d = s_bounds[index], s_bounds[index + 1]
+        against = seed_of[s_opponent[c:d]]
+        hit = against > 0
+        if hit.any():
+            seed = against[hit] - 1
+            value = s_value[c:d][hit]
+            row = s_row[c:d][hit]
+            scores = placed[row]
+            np.add.at(win_u, row, np.where((value == 1.0) & scores, units.win[seed], 0))
+            np.add.at(draw_u, row, np.where((value == 0.5) & scores, units.draw[seed], 0))
+        total_u[a:b] = dup_u[a:b] + win_u[a:b] + draw_u[a:b] + final_u[a:b]
+
+        # the ranking after this tournament: its seeds are the next tournament's
+        tours = window_tours[w_bounds[index] : w_bounds[index + 1]]
+        seed_of[:] = 0
+        if tours.size == 0:
+            continue
+        taken = np.concatenate([np.arange(p_bounds[t], p_bounds[t + 1]) for t in tours])
+        who, totals = p_code[taken], total_u[taken]
+        by = np.lexsort((-totals, who))
+        who, totals = who[by], totals[by]
+        starts = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
+        nth = np.arange(who.size) - np.repeat(starts, np.diff(np.r_[starts, who.size]))
+        best = np.add.reduceat(np.where(nth < params.best_results, totals, 0), starts)
+        place = competition_ranks(best)
+        chosen = (place <= params.seeds) & (best > 0) & (who[starts] >= 0)
+        seed_of[who[starts][chosen]] = place[chosen]
+
+    return players.drop("code").with_columns(
+        seed=pl.when(pl.Series(seed_col) > 0).then(pl.Series(seed_col)),
+        seeds_present=pl.Series(present_col),
+        dup_u=pl.Series(dup_u),
+        final_u=pl.Series(final_u),
+        win_u=pl.Series(win_u),
+        draw_u=pl.Series(draw_u),
+        total_u=pl.Series(total_u),
+    )
+
+
 def circuit_tables(
     results: pl.DataFrame,
     games: pl.DataFrame | None,
@@ -880,14 +1103,6 @@ def circuit_tables(
     )
 
     units = _units(params)
-    by_tournament = flagged.partition_by("tournament_id", as_dict=True)
-    games_by = (
-        games.with_columns(pl.col("tournament_id").cast(pl.String)).partition_by(
-            "tournament_id", as_dict=True
-        )
-        if games is not None and games.height
-        else {}
-    )
     first_day = order["as_of"][0]
     initial = _published_before(published, circuit, first_day)
     seeds = (
@@ -895,29 +1110,12 @@ def circuit_tables(
         if initial is not None
         else pl.DataFrame(schema={"player_id": pl.String, "seed": pl.Int64})
     )
-    scored: dict[str, pl.DataFrame] = {}
-    standings: list[pl.DataFrame] = []
-    for index, tid, year in order.select("index", "after_tournament_id", "year").iter_rows():
-        rows = _tournament_units(
-            by_tournament[(tid,)], games_by.get((tid,)), seeds, units, params, tid
-        )
-        scored[tid] = rows.with_columns(
-            tournament_id=pl.lit(tid),
-            year=pl.lit(year, dtype=pl.Int64),
-            pos=pl.lit(index, dtype=pl.Int64),
-        )
-        window = window_pos.filter(pl.col("index") == index)
-        counted = [scored[t] for t in window["tournament_id"].to_list() if t in scored]
-        ranking = _standings(pl.concat(counted), window, "player_id", params.best_results)
-        standings.append(ranking)
-        seeds = seeds_from_ranking(
-            ranking.select("player_id", "place", pl.col("best_u").alias("best5_total")), params
-        )
-
-    all_units = pl.concat(list(scored.values())).sort("pos", "rank", "player_id")
+    # the tournaments of each ranking already scored when it is published
+    scored_pos = window_pos.filter(pl.col("pos") <= pl.col("index"))
+    all_units = _scored_units(flagged, games, order, scored_pos, seeds, units, params)
     points = _points_frame(all_units, units.unit, circuit)
     players = _with_movement(
-        pl.concat(standings),
+        _standings(all_units, scored_pos, "player_id", params.best_results),
         "player_id",
         initial.select("player_id", "place") if initial is not None else None,
     )
