@@ -157,6 +157,7 @@ class ReportData:
         self.reference_dir = self.params.folder
         self.calendar = self.params.calendar
         self._cache: dict[str, pl.DataFrame] = {}
+        self._names: dict[str, str] | None = None
         self._present: set[str] | None = None
 
     @classmethod
@@ -171,24 +172,38 @@ class ReportData:
         lacks it, an error when the warehouse holds it with other columns (a report never
         shows a renamed column as empty)."""
         if name not in self._cache:
-            if self._present is None:
-                self._present = set(self._warehouse.tables())
-            declared = table(name)
-            if name in self._present:
-                frame = self._warehouse.table(name)
-                problems = declared.differences(frame)
-                if problems:
-                    raise TableSchemaError(
-                        f"{self._warehouse.path}: table {name}: {'; '.join(problems)} "
-                        "(rebuild the warehouse with this version of the code)"
-                    )
-            else:
-                frame = declared.empty()
-            self._cache[name] = frame
+            self._cache[name] = self._read(name, f'SELECT * FROM "{name}"')
         return self._cache[name]
 
+    def _read(self, name: str, sql: str, params: list[object] | None = None) -> pl.DataFrame:
+        """The rows of the query `sql` on the table `name`, checked against its
+        declaration; the declared empty frame when the warehouse lacks the table."""
+        if self._present is None:
+            self._present = set(self._warehouse.tables())
+        declared = table(name)
+        if name not in self._present:
+            return declared.empty()
+        frame = self._warehouse.read(sql, params)
+        problems = declared.differences(frame)
+        if problems:
+            raise TableSchemaError(
+                f"{self._warehouse.path}: table {name}: {'; '.join(problems)} "
+                "(rebuild the warehouse with this version of the code)"
+            )
+        return frame
+
     def for_season(self, name: str, season: str) -> pl.DataFrame:
-        return self.table(name).filter(pl.col("season") == season)
+        """The rows of `season` of a table with a `season` column, in the table's order:
+        the whole table's when already read, else only the season's read (`WHERE`), kept —
+        a season's report does not read every season's rows."""
+        if name in self._cache:
+            return self._cache[name].filter(pl.col("season") == season)
+        key = f"_season:{name}:{season}"
+        if key not in self._cache:
+            self._cache[key] = self._read(
+                name, f'SELECT * FROM "{name}" WHERE season = ?', [season]
+            )
+        return self._cache[key]
 
     # ------------------------------------------------------------------ seasons
 
@@ -221,7 +236,17 @@ class ReportData:
         """The data's as-of date: the latest tournament end date or rating-list date (of
         `season` when given), None when nothing is loaded."""
         ends = self.tournaments(season)["end_date"].drop_nulls().to_list()
-        lists = self.table("rating_lists")["as_of"].drop_nulls()
+        if season is None or "rating_lists" in self._cache:
+            lists = self.table("rating_lists")["as_of"].drop_nulls()
+        else:  # only the season's lists read
+            key = f"_season:rating_lists:{season}"
+            if key not in self._cache:
+                self._cache[key] = self._read(
+                    "rating_lists",
+                    "SELECT * FROM rating_lists WHERE as_of BETWEEN ? AND ?",
+                    list(self.season_bounds(season)),
+                )
+            lists = self._cache[key]["as_of"].drop_nulls()
         if season is not None:
             start, end = self.season_bounds(season)
             lists = lists.filter((lists >= start) & (lists <= end))
@@ -265,8 +290,14 @@ class ReportData:
         )
 
     def names(self) -> dict[str, str]:
-        frame = self.player_names()
-        return dict(zip(frame["player_id"].to_list(), frame["name"].to_list(), strict=True))
+        """`player_id` → name (`player_names`), built once (every section asks for it):
+        read it, do not change it."""
+        if self._names is None:
+            frame = self.player_names()
+            self._names = dict(
+                zip(frame["player_id"].to_list(), frame["name"].to_list(), strict=True)
+            )
+        return self._names
 
     def quota_federation(self, column: str) -> pl.Expr:
         """The quota federation code (`FRA`, …, `*` for the others) of a federation name,
@@ -276,10 +307,11 @@ class ReportData:
 
     # ------------------------------------------------------------------ histories
 
-    def _history(self, name: str) -> pl.DataFrame:
-        key = f"_history:{name}"
+    def _history(self, name: str, season: str | None = None) -> pl.DataFrame:
+        key = f"_history:{name}" if season is None else f"_history:{name}:{season}"
         if key in self._cache:
             return self._cache[key]
+        rows = self.table(name) if season is None else self.for_season(name, season)
         events = (
             self.tournaments()
             .select(
@@ -294,21 +326,37 @@ class ReportData:
             )
             .with_row_index("event_order")
         )
-        frame = (
-            self.table(name)
-            .join(events, on="tournament_id", how="left")
-            .sort("event_order", "player_id", nulls_last=True)
+        frame = rows.join(events, on="tournament_id", how="left").sort(
+            "event_order", "player_id", nulls_last=True
         )
         self._cache[key] = frame
         return frame
 
-    def cote_history(self) -> pl.DataFrame:
-        """`cote_history` with each tournament's name, dates, season, in event order."""
-        return self._history("cote_history")
+    def cote_history(self, season: str | None = None) -> pl.DataFrame:
+        """`cote_history` (of `season` when given, read alone) with each tournament's name,
+        dates, season, in event order."""
+        return self._history("cote_history", season)
 
-    def elo_history(self) -> pl.DataFrame:
-        """`elo_history` with each tournament's name, dates, season, in event order."""
-        return self._history("elo_history")
+    def elo_history(self, season: str | None = None) -> pl.DataFrame:
+        """`elo_history` (of `season` when given, read alone) with each tournament's name,
+        dates, season, in event order."""
+        return self._history("elo_history", season)
+
+    def season_results(self, season: str) -> pl.DataFrame:
+        """The `results` rows of the season's tournaments: the whole table's when already
+        read, else only those read."""
+        if "results" in self._cache:
+            ids = self.tournaments(season)["tournament_id"]
+            return self._cache["results"].filter(pl.col("tournament_id").is_in(ids))
+        key = f"_season:results:{season}"
+        if key not in self._cache:
+            self._cache[key] = self._read(
+                "results",
+                "SELECT * FROM results WHERE tournament_id IN "
+                "(SELECT tournament_id FROM tournaments WHERE season = ?)",
+                [season],
+            )
+        return self._cache[key]
 
     def player_results(self) -> pl.DataFrame:
         """`results` with each tournament's details, in event order."""

@@ -177,8 +177,8 @@ def _search(players: list[str], names: dict[str, str], cote: dict, elo: dict) ->
 def render(data: ReportData, season: str) -> Sequence[Fragment]:
     start, _ = data.season_bounds(season)
     names = data.names()
-    cote_hist = data.cote_history().filter(pl.col("season") == season)
-    elo_hist = data.elo_history().filter(pl.col("season") == season)
+    cote_hist = data.cote_history(season)
+    elo_hist = data.elo_history(season)
     if cote_hist.height == 0 and elo_hist.height == 0:
         return [Html('<p class="note">Aucun tournoi classique homologué cette saison.</p>')]
     cote = cote_trajectories(cote_hist, names, start)
