@@ -88,6 +88,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from itertools import chain
 from math import lcm
 
@@ -175,18 +176,24 @@ class _Units:
     final: np.ndarray
 
 
+@cache  # the parameters are frozen; every year of a build scores with the same tables
 def _units(params: CircuitParams) -> _Units:
     unit = params.unit
 
     def scaled(values: tuple[Fraction, ...]) -> list[int]:
         return [int(Fraction(v) * unit) for v in values]  # exact: unit divides every value
 
+    def frozen(values: list[int] | list[list[int]]) -> np.ndarray:
+        array = np.array(values, dtype=np.int64)
+        array.setflags(write=False)  # shared by every call (cached)
+        return array
+
     return _Units(
         unit=unit,
-        duplicate=np.array([scaled(r) for r in params.duplicate_points], dtype=np.int64),
-        win=np.array(scaled(params.win_points), dtype=np.int64),
-        draw=np.array(scaled(params.draw_points), dtype=np.int64),
-        final=np.array([scaled(r) for r in params.final_points], dtype=np.int64),
+        duplicate=frozen([scaled(r) for r in params.duplicate_points]),
+        win=frozen(scaled(params.win_points)),
+        draw=frozen(scaled(params.draw_points)),
+        final=frozen([scaled(r) for r in params.final_points]),
     )
 
 
