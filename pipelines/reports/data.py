@@ -347,7 +347,7 @@ class ReportData:
         read, else only those read."""
         if "results" in self._cache:
             ids = self.tournaments(season)["tournament_id"]
-            return self._cache["results"].filter(pl.col("tournament_id").is_in(ids))
+            return self._cache["results"].filter(pl.col("tournament_id").is_in(ids.implode()))
         key = f"_season:results:{season}"
         if key not in self._cache:
             self._cache[key] = self._read(

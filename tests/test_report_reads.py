@@ -1,0 +1,143 @@
+"""A season's report reads its season's rows only (`ReportData.for_season`,
+`season_results`, one season's histories, the season's rating lists): the same rows, in the
+same order, as the whole table filtered."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.reference.bundle import Parameters, load_parameters
+from pipelines.reports.data import ReportData
+from pipelines.warehouse import Warehouse
+from transforms.tables import TableSchemaError, table
+
+SEASONS = ("2023-2024", "2024-2025")
+
+
+@pytest.fixture(scope="module")
+def params() -> Parameters:
+    return load_parameters()
+
+
+def _warehouse(path: Path) -> Warehouse:
+    """Two seasons, their rows interleaved: tournaments, results, cote history and ranking,
+    rating lists."""
+    events = table("tournaments").complete(
+        pl.DataFrame(
+            {
+                "tournament_id": ["T1", "T2", "T3", "T4"],
+                "season": [SEASONS[0], SEASONS[1], SEASONS[0], SEASONS[1]],
+                "end_date": [
+                    dt.date(2023, 10, 1),
+                    dt.date(2024, 10, 1),
+                    dt.date(2024, 3, 1),
+                    dt.date(2025, 2, 1),
+                ],
+                "discipline": ["classique"] * 4,
+            }
+        )
+    )
+    ids = [f"P{i}" for i in range(6)]
+    results = table("results").complete(
+        pl.DataFrame(
+            {
+                "tournament_id": [t for t in ("T2", "T1", "T4", "T3") for _ in ids],
+                "player_id": [p for _ in range(4) for p in reversed(ids)],
+            }
+        )
+    )
+    history = table("cote_history").complete(
+        pl.DataFrame(
+            {
+                "season": [SEASONS[0], SEASONS[1], SEASONS[0], SEASONS[1]] * 2,
+                "tournament_id": ["T3", "T4", "T1", "T2"] * 2,
+                "player_id": ["P2"] * 4 + ["P1"] * 4,
+                "cote_after": list(range(8)),
+            }
+        )
+    )
+    ranking = table("cote_ranking").complete(
+        pl.DataFrame(
+            {
+                "season": [SEASONS[i % 2] for i in range(6)],
+                "player_id": ["P5", "P0", "P3", "P4", "P1", "P2"],
+                "rank": [3, 1, 2, 2, 1, 3],
+            }
+        )
+    )
+    lists = table("rating_lists").complete(
+        pl.DataFrame(
+            {
+                "as_of": [dt.date(2024, 8, 1), dt.date(2025, 8, 15), None],
+                "player_id": ["P0", "P1", "P2"],
+            }
+        )
+    )
+    wh = Warehouse(path)
+    wh.replace_tables(
+        {
+            "tournaments": events,
+            "results": results,
+            "cote_history": history,
+            "cote_ranking": ranking,
+            "rating_lists": lists,
+        }
+    )
+    return wh
+
+
+def test_a_season_read_alone_is_the_whole_table_filtered(
+    tmp_path: Path, params: Parameters
+) -> None:
+    wh = _warehouse(tmp_path / "w.duckdb")
+    with wh.held():
+        _compare(wh, params)
+
+
+def _compare(wh: Warehouse, params: Parameters) -> None:
+    for season in SEASONS:
+        alone, whole = ReportData(wh, params), ReportData(wh, params)
+        whole.table("cote_ranking")
+        whole.table("results")
+        whole.table("rating_lists")
+        assert alone.for_season("cote_ranking", season).equals(
+            whole.for_season("cote_ranking", season)
+        )
+        assert alone.for_season("cote_ranking", season)["player_id"].to_list() == (
+            ["P5", "P3", "P1"] if season == SEASONS[0] else ["P0", "P4", "P2"]
+        )
+        assert "cote_ranking" not in alone._cache  # the whole table was never read
+        mine = alone.season_results(season).sort("tournament_id", "player_id")
+        assert mine.equals(whole.season_results(season).sort("tournament_id", "player_id"))
+        assert mine.height == 12 and "results" not in alone._cache
+        assert alone.cote_history(season).equals(
+            whole.cote_history().filter(pl.col("season") == season)
+        )
+        assert alone.cote_history(season)["cote_after"].to_list() == (
+            [6, 2, 4, 0] if season == SEASONS[0] else [7, 3, 5, 1]
+        )
+        assert alone.as_of(season) == whole.as_of(season)
+        assert alone.as_of(season) == (
+            dt.date(2024, 8, 1) if season == SEASONS[0] else dt.date(2025, 8, 15)
+        )
+    assert ReportData(wh, params).as_of() == dt.date(2025, 8, 15)
+    data = ReportData(wh, params)
+    assert data.names() is data.names()  # built once per report
+    # absent from the warehouse: the declared empty frame
+    assert ReportData(wh, params).for_season("series_bars", SEASONS[0]).schema == (
+        table("series_bars").schema
+    )
+
+
+def test_a_season_read_alone_is_checked_against_its_declaration(
+    tmp_path: Path, params: Parameters
+) -> None:
+    wh = _warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as con:
+        con.execute('ALTER TABLE cote_ranking RENAME COLUMN "rank" TO place')
+    with pytest.raises(TableSchemaError, match=r"missing column.*rank"):
+        ReportData(wh, params).for_season("cote_ranking", SEASONS[0])
