@@ -58,7 +58,9 @@ def _running_standings(
 ) -> pl.DataFrame:
     """`player_id, _k, pct_n1..pct_n4, pc`: each player's season standings (as
     `season_standings` computes them) after each event `_k` they played, by cumulative sums
-    of the weighted %N1–%N4 numerators, the weights and the PC in event order."""
+    of the weighted %N1–%N4 numerators, the weights and the PC in event order (each
+    player's sums in one compiled pass, `_running_sums`: the same additions, in the same
+    order, as Polars' `cum_sum().over("player_id")`)."""
     w = pl.col("coefficient")
     per_event = (
         scores.join(order, on="tournament_id", how="inner")
@@ -72,140 +74,116 @@ def _running_standings(
         )
         .sort(["player_id", "_k"])
     )
-    weight = pl.col("_weight").cum_sum().over("player_id")
-    divisor = pl.max_horizontal(weight, pl.lit(float(params.minimum_divisor)))
-    return per_event.select(
-        "player_id",
-        "_k",
-        *[(pl.col(c).cum_sum().over("player_id") / divisor).alias(c) for c in _PCT],
-        pl.col("pc").cum_sum().over("player_id"),
+    sums = np.ascontiguousarray(
+        per_event.select(*_PCT, "_weight", "pc").to_numpy().T, dtype=np.float64
+    )
+    first = per_event.select(pl.col("player_id").is_first_distinct()).to_series().to_numpy()
+    running = _running_sums(sums, first, float(params.minimum_divisor))
+    return per_event.select("player_id", "_k").with_columns(
+        *[pl.Series(c, running[r]) for r, c in enumerate(_PCT)],
+        pl.Series("pc", running[len(_PCT) + 1]),
     )
 
 
 @numba.njit(cache=True, nogil=True)
-def _lower_bound(values: np.ndarray, ids: np.ndarray, size: int, value: float, key: int) -> int:
-    """First position of the `size` (value, id) pairs sorted ascending not below (value, key)."""
-    low, high = 0, size
-    while low < high:
-        middle = (low + high) // 2
-        v = values[middle]
-        if v < value or (v == value and ids[middle] < key):
-            low = middle + 1
-        else:
-            high = middle
-    return low
+def _running_sums(sums: np.ndarray, first: np.ndarray, minimum_divisor: float) -> np.ndarray:
+    """Rows %N1–%N4 numerators, weight, PC of (player, event) rows sorted by player then
+    event (`first`: a player's first row): each running sum restarted at a player's first
+    row, the %N sums divided by max(running weight, `minimum_divisor`)."""
+    out = np.empty_like(sums)
+    columns, rows = sums.shape
+    for r in range(columns):
+        total = 0.0
+        for q in range(rows):
+            total = sums[r, q] if first[q] else total + sums[r, q]
+            out[r, q] = total
+    weight = columns - 2
+    for q in range(rows):
+        divisor = max(out[weight, q], minimum_divisor)
+        for r in range(weight):
+            out[r, q] = out[r, q] / divisor
+    return out
+
+
+def _debruijn_table() -> np.ndarray:
+    """Bit index of each power of two by its de Bruijn product's top 6 bits (`_admit`)."""
+    table = np.zeros(64, dtype=np.int64)
+    for bit in range(64):
+        table[(((1 << bit) * _DEBRUIJN_CONSTANT) & 0xFFFFFFFFFFFFFFFF) >> 58] = bit
+    return table
+
+
+_DEBRUIJN_CONSTANT = 0x03F79D71B4CB0A89
+_DEBRUIJN = np.uint64(_DEBRUIJN_CONSTANT)
+_BIT_INDEX = _debruijn_table()
 
 
 @numba.njit(cache=True, nogil=True)
-def _merge_event(
-    values: np.ndarray,
-    ids: np.ndarray,
-    size: int,
-    out_values: np.ndarray,
-    out_ids: np.ndarray,
-    old: np.ndarray,
-    new: np.ndarray,
-    players: np.ndarray,
-    moving: np.ndarray,
-    placed: np.ndarray,
-) -> None:
-    """One criterion's present players sorted by (value, player), `values` and `ids`, after
-    the event whose `players` go from `old` to `new` values (`moving`: those already
-    present; `placed`: the order of their new pairs), written to `out_values`, `out_ids`:
-    the moving players' old pairs are found and the new pairs placed by binary search, and
-    the runs between them copied whole."""
-    m = players.size
-    removed = np.empty(m, dtype=np.int64)
-    n_removed = 0
-    for q in range(m):
-        if moving[q]:
-            removed[n_removed] = _lower_bound(values, ids, size, old[q], players[q])
-            n_removed += 1
-    for q in range(1, n_removed):  # insertion sort: an event's players are few
-        at, position = q, removed[q]
-        while at > 0 and removed[at - 1] > position:
-            removed[at] = removed[at - 1]
-            at -= 1
-        removed[at] = position
-    inserted = np.empty(m, dtype=np.int64)
-    for q in range(m):
-        j = placed[q]
-        inserted[q] = _lower_bound(values, ids, size, new[j], players[j])
-    source, out, r, q = 0, 0, 0, 0
-    while r < n_removed or q < m:
-        # at one position, a new pair goes before the pair there, which may be removed
-        insert = q < m and (r >= n_removed or inserted[q] <= removed[r])
-        at = inserted[q] if insert else removed[r]
-        run = at - source
-        out_values[out : out + run] = values[source:at]
-        out_ids[out : out + run] = ids[source:at]
-        out += run
-        source = at
-        if insert:
-            j = placed[q]
-            out_values[out] = new[j]
-            out_ids[out] = players[j]
-            out += 1
-            q += 1
-        else:
-            source += 1
-            r += 1
-    run = size - source
-    out_values[out : out + run] = values[source:size]
-    out_ids[out : out + run] = ids[source:size]
+def _admit(
+    occupied: np.ndarray,
+    slot_player: np.ndarray,
+    slot_value: np.ndarray,
+    codes: np.ndarray,
+    wanted: int,
+    tolerance: float,
+    series: int,
+) -> int:
+    """Series `series` given to the best `wanted` players not admitted yet (`codes` 0) of
+    one criterion, ties with the bar (the `wanted`-th value, within `tolerance`) admitted
+    too, values of 0 or less never (as `_admit_codes`): one walk over the present players
+    from the best value (`occupied`: a bit per slot, slots in (value, player) order best
+    first). Returns how many were admitted."""
+    chosen = 0
+    threshold = -np.inf
+    for word in range(occupied.size):
+        bits = occupied[word]
+        while bits != 0:
+            low = bits & (~bits + np.uint64(1))
+            bits ^= low
+            slot = (word << 6) | _BIT_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+            value = slot_value[slot]
+            if value < threshold or value <= 0:
+                return chosen  # sorted: nothing lower is admitted
+            player = slot_player[slot]
+            if codes[player] == 0:
+                codes[player] = series
+                chosen += 1
+                if chosen == wanted:
+                    threshold = value - tolerance
+    return chosen
 
 
 @numba.njit(cache=True, nogil=True)
 def _cascade_present(
     codes: np.ndarray,
     n: int,
-    sorted_values: np.ndarray,
-    sorted_ids: np.ndarray,
+    occupied: np.ndarray,
+    slot_player: np.ndarray,
+    slot_value: np.ndarray,
     bounds: np.ndarray,
     series_row: np.ndarray,
     tolerance: float,
 ) -> None:
-    """`_cascade_codes` of the `n` present players into `codes[:n]`, from each criterion's
-    present players sorted by value (`sorted_values`, `sorted_ids`): the bar of series s is
-    the `wanted`-th best value among the players not admitted yet, found by walking the
-    row from its best value; as in `_admit_codes`, only values above 0 are admitted.
-    `bounds`: the cumulative boundary of each series 1–6 (−1: the rest series)."""
+    """`_cascade_codes` of the `n` present players into `codes[:n]`, each series admitted
+    by `_admit` from its criterion's occupied slots. `bounds`: the cumulative boundary of
+    each series 1–6 (−1: the rest series)."""
     codes[:n] = 0
     admitted = 0
     for s in range(1, 7):
-        remaining = n - admitted
-        if remaining == 0:
+        if n - admitted == 0:
             break
-        chosen = 0
         if bounds[s - 1] >= 0:
             wanted = bounds[s - 1] - admitted
-            if wanted <= 0:
-                continue
-            values = sorted_values[series_row[s]]
-            line = sorted_ids[series_row[s]]
-            threshold = -np.inf
-            if wanted < remaining:
-                count = 0
-                for p in range(n - 1, -1, -1):
-                    if codes[line[p]] == 0:
-                        count += 1
-                        if count == wanted:
-                            threshold = values[p] - tolerance
-                            break
-            for p in range(n - 1, -1, -1):
-                v = values[p]
-                if v < threshold or v <= 0:
-                    break  # sorted: nothing lower is admitted
-                j = line[p]
-                if codes[j] == 0:
-                    codes[j] = s
-                    chosen += 1
+            if wanted > 0:
+                r = series_row[s]
+                admitted += _admit(
+                    occupied[r], slot_player[r], slot_value[r], codes, wanted, tolerance, s
+                )
         else:
             for j in range(n):
                 if codes[j] == 0:
                     codes[j] = s
-                    chosen += 1
-        admitted += chosen
+                    admitted += 1
 
 
 @numba.njit(cache=True, nogil=True)
@@ -216,10 +194,56 @@ def _grow(array: np.ndarray, size: int) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
+def _value(
+    state: np.ndarray, code: int, i: int, series_row: np.ndarray, new_licensee: int
+) -> float:
+    """Player `i`'s value of the criterion of series `code` (NaN: none, or series 7)."""
+    if code == 0 or code == new_licensee:
+        return np.nan
+    return float(state[series_row[code], i])
+
+
+@numba.njit(cache=True, nogil=True)
+def _emit(
+    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    emitted: int,
+    k: int,
+    i: int,
+    code: int,
+    value: float,
+) -> int:
+    """Row `emitted` of the output arrays (event, player, code, value); the next row."""
+    out[0][emitted] = k
+    out[1][emitted] = i
+    out[2][emitted] = code
+    out[3][emitted] = value
+    return emitted + 1
+
+
+def _slots(row_i: np.ndarray, row_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each criterion's rows in (value, player) order, best first, NaN as −inf: the slot of
+    each row (`row_slot`), and the player and value of each slot."""
+    ranked = np.where(np.isnan(row_values), -np.inf, row_values)
+    criteria, size = ranked.shape
+    by_player = np.argsort(row_i, kind="stable")
+    row_slot = np.empty((criteria, size), dtype=np.int64)
+    slot_player = np.empty((criteria, size), dtype=np.int64)
+    slot_value = np.empty((criteria, size), dtype=np.float64)
+    for r in range(criteria):
+        order = by_player[np.argsort(ranked[r, by_player], kind="stable")][::-1]
+        row_slot[r, order] = np.arange(size)
+        slot_player[r] = row_i[order]
+        slot_value[r] = ranked[r, order]
+    return row_slot, slot_player, slot_value
+
+
+@numba.njit(cache=True, nogil=True)
 def _provisional_steps(
     row_i: np.ndarray,
     row_values: np.ndarray,
-    row_order: np.ndarray,
+    row_slot: np.ndarray,
+    slot_player: np.ndarray,
+    slot_value: np.ndarray,
     cuts: np.ndarray,
     present: np.ndarray,
     event_bounds: np.ndarray,
@@ -233,17 +257,15 @@ def _provisional_steps(
     season's events: (event, player, series code, value) of every row emitted (`changes_only`:
     the rows that differ from the player's previous one; else every classified row).
 
-    After event k only its players' values change: they are written into the current values
-    and merged into each criterion's sorted row (`_merge_event`), and the cascade of the
-    present players reads the sorted rows (`_cascade_present`)."""
+    Every (player, event) row has a slot in each criterion's order of the whole season
+    (`_slots`); a player's current row occupies its slot (a bit of `occupied`). After event
+    k only its players' rows change: their bits move, and the cascade of the present
+    players walks the occupied slots (`_cascade_present`). Changes: the event's players,
+    and the players whose series changed (the others' values are unchanged)."""
     criteria, n_total = row_values.shape[0], base_codes.size
+    occupied = np.zeros((criteria, (row_values.shape[1] + 63) >> 6), dtype=np.uint64)
+    current = np.full((criteria, n_total), -1, dtype=np.int64)
     state = np.full((criteria, n_total), np.nan)  # the values as computed (NaN kept)
-    ranked = np.full((criteria, n_total), -np.inf)  # NaN ranked as -inf
-    # each criterion's present players sorted by (value, player), and a second buffer
-    sorted_values = np.empty((criteria, n_total))
-    sorted_ids = np.empty((criteria, n_total), dtype=np.int64)
-    spare_values = np.empty((criteria, n_total))
-    spare_ids = np.empty((criteria, n_total), dtype=np.int64)
     codes = base_codes.copy()
     previous_codes = np.zeros(n_total, dtype=np.int8)
     previous_values = np.full(n_total, np.nan)
@@ -252,54 +274,52 @@ def _provisional_steps(
     out_code = np.empty(out_k.size, dtype=np.int8)
     out_value = np.empty(out_k.size, dtype=np.float64)
     emitted = 0
-    size = 0
+    one = np.uint64(1)
     for k in range(cuts.size - 1):
         lo, hi = cuts[k], cuts[k + 1]
-        players = row_i[lo:hi]
-        moving = players < size  # present before: their old pairs leave the sorted rows
         for r in range(criteria):
-            old = ranked[r][players]
-            for q in range(players.size):
-                v = row_values[r, lo + q]
-                state[r, players[q]] = v
-                ranked[r, players[q]] = -np.inf if np.isnan(v) else v
-            new = ranked[r][players]
-            _merge_event(
-                sorted_values[r], sorted_ids[r], size, spare_values[r], spare_ids[r],
-                old, new, players, moving, row_order[r, lo:hi] - lo,
-            )  # fmt: skip
-        sorted_values, spare_values = spare_values, sorted_values
-        sorted_ids, spare_ids = spare_ids, sorted_ids
-        n = present[k]
-        size = n
+            for q in range(lo, hi):
+                i = row_i[q]
+                old = current[r, i]
+                if old >= 0:
+                    occupied[r, old >> 6] &= ~(one << np.uint64(old & 63))
+                slot = row_slot[r, q]
+                occupied[r, slot >> 6] |= one << np.uint64(slot & 63)
+                current[r, i] = slot
+                state[r, i] = row_values[r, q]
         _cascade_present(
-            codes, n, sorted_values, sorted_ids, event_bounds[k], series_row, tolerance
-        )
+            codes, present[k], occupied, slot_player, slot_value, event_bounds[k], series_row,
+            tolerance,
+        )  # fmt: skip
         if emitted + n_total > out_k.size:
             out_k = _grow(out_k, emitted + n_total)
             out_i = _grow(out_i, emitted + n_total)
             out_code = _grow(out_code, emitted + n_total)
             out_value = _grow(out_value, emitted + n_total)
-        for i in range(n_total):
-            code = codes[i]
-            value = np.nan
-            if code != 0 and code != new_licensee:
-                value = state[series_row[code], i]
-            if changes_only:
-                before = previous_values[i]
-                if code == previous_codes[i] and (
-                    value == before or (np.isnan(value) and np.isnan(before))
-                ):
-                    continue
-                previous_codes[i] = code
-                previous_values[i] = value
-            elif code == 0:
+        out = (out_k, out_i, out_code, out_value)
+        if not changes_only:
+            for i in range(n_total):
+                if codes[i] != 0:
+                    value = _value(state, codes[i], i, series_row, new_licensee)
+                    emitted = _emit(out, emitted, k, i, codes[i], value)
+            continue
+        # the changes: the event's players, then the players whose series changed (the
+        # others' values did not)
+        for q in range(lo, hi):
+            i = row_i[q]
+            value = _value(state, codes[i], i, series_row, new_licensee)
+            before = previous_values[i]
+            if codes[i] == previous_codes[i] and (
+                value == before or (np.isnan(value) and np.isnan(before))
+            ):
                 continue
-            out_k[emitted] = k
-            out_i[emitted] = i
-            out_code[emitted] = code
-            out_value[emitted] = value
-            emitted += 1
+            previous_codes[i], previous_values[i] = codes[i], value
+            emitted = _emit(out, emitted, k, i, codes[i], value)
+        for i in range(n_total):
+            if codes[i] != previous_codes[i]:
+                value = _value(state, codes[i], i, series_row, new_licensee)
+                previous_codes[i], previous_values[i] = codes[i], value
+                emitted = _emit(out, emitted, k, i, codes[i], value)
     return out_k[:emitted], out_i[:emitted], out_code[:emitted], out_value[:emitted]
 
 
@@ -356,14 +376,12 @@ def _provisional(
     # The cumulative boundaries of series 1–6 after each event (−1: the rest series).
     event_bounds = series_boundaries_array(quotas, population)
     base_codes = np.where(is_new, int(NEW_LICENSEE_SERIES), 0).astype(np.int8)
-    # Each criterion's rows in (event, value, player) order, NaN as -inf: the order in
-    # which an event's players enter the sorted rows.
-    ranked = np.where(np.isnan(row_values), -np.inf, row_values)
-    row_order = np.stack([np.lexsort((row_i, r, row_k)) for r in ranked]).astype(np.int64)
+    row_i = np.ascontiguousarray(row_i, dtype=np.int64)
+    row_values = np.ascontiguousarray(row_values, dtype=np.float64)
     steps_out, players_out, codes_out, values_out = _provisional_steps(
-        np.ascontiguousarray(row_i, dtype=np.int64),
-        np.ascontiguousarray(row_values, dtype=np.float64),
-        row_order,
+        row_i,
+        row_values,
+        *_slots(row_i, row_values),
         cuts.astype(np.int64),
         present.astype(np.int64),
         event_bounds,
