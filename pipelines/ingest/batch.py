@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePath
 
 import polars as pl
@@ -20,7 +21,7 @@ from pipelines.ingest.attribution import export_mark, season_of_mark
 from pipelines.ingest.errors import ExportError, empty_errors
 from pipelines.ingest.kinds import SENT_RESULTS, export_kinds, plugins
 from pipelines.ingest.raw import COMPANION_SUFFIXES
-from pipelines.ingest.read import RawTable, read_export
+from pipelines.ingest.read import PlainCsv, RawTable, read_or_defer, split_plain
 from pipelines.ingest.schema import (
     GAMES,
     PUBLISHED_SERIES,
@@ -195,6 +196,7 @@ def stage_files(
         key: FileRecord(None, None, 0, message, None, {}) for key, message in refused.items()
     }
     parsed: dict[str, dict[str, RawTable]] = {}
+    plain: dict[str, PlainCsv] = {}  # CSV exports whose rows are split at the next flush
     typed_chunks: dict[str, list[pl.DataFrame]] = {k.name: [] for k in _kinds()}
     error_chunks: list[pl.DataFrame] = []
     paths: list[str] = []  # the files read, in order
@@ -207,6 +209,9 @@ def stage_files(
         for path, tables in parsed.items():
             for kind_name, raw_table in tables.items():
                 by_kind[kind_name].append((path, raw_table))
+        plain_by_kind: dict[str, list[tuple[str, PlainCsv]]] = {k.name: [] for k in _kinds()}
+        for path, export in plain.items():
+            plain_by_kind[export.kind.name].append((path, export))
         for kind in _kinds():
             batch: list[tuple[str, RawTable]] = []
             for path, table in by_kind[kind.name]:
@@ -217,20 +222,67 @@ def stage_files(
                         type_batch(kind, [(path, piece)])
                     else:
                         batch.append((path, piece))
-            type_batch(kind, batch)
+            type_batch(kind, batch, split_files(kind, plain_by_kind[kind.name]))
         parsed.clear()
+        plain.clear()
 
-    def type_batch(kind: Kind, entries: list[tuple[str, RawTable]]) -> None:
-        """Type the rows of `entries` at once (`validate.type_frame`), into `typed_chunks`."""
-        if not entries:
+    def split_files(kind: Kind, files: list[tuple[str, PlainCsv]]) -> pl.DataFrame | None:
+        """The rows of plain CSV exports (`split_plain`), their records completed: a file
+        `read_csv` would refuse is refused with its message, as when read alone."""
+        if not files:
+            return None
+        frame: pl.DataFrame | None
+        try:
+            frame, rows, refused = split_plain(kind, files)
+        except Exception:  # isolate the file(s) splitting cannot handle
+            parts = []
+            for path, export in files:
+                try:
+                    parts.append(split_plain(kind, [(path, export)]))
+                except Exception as err:
+                    refused_alone(path, _unexpected(path, err))
+            frame = pl.concat([part[0] for part in parts]) if parts else None
+            rows = {p: n for part in parts for p, n in part[1].items()}
+            refused = {p: m for part in parts for p, m in part[2].items()}
+        for path, message in refused.items():
+            refused_alone(path, message)
+        for path, count in rows.items():
+            records[path].rows = count
+        return frame
+
+    def refused_alone(path: str, message: str) -> None:
+        """A file refused while read (as `read_export` raising): no kind, no rows."""
+        record = records[path]
+        record.kinds, record.rows, record.rejected, record.headers = None, 0, message, {}
+        paths.remove(path)
+
+    def type_batch(
+        kind: Kind, entries: list[tuple[str, RawTable]], split: pl.DataFrame | None = None
+    ) -> None:
+        """Type the rows of `entries` and of `split` (rows of plain CSV exports, stacked)
+        at once (`validate.type_frame`), in file order, into `typed_chunks`."""
+        if not entries and split is None:
             return
         try:
-            typed, errors = validate.type_frame(_stack(entries, kind.columns), kind)
+            stacked = _stack(entries, kind.columns) if entries or split is None else split
+            if entries and split is not None:  # in file order, each file's rows in order
+                stacked = pl.concat([stacked, split]).sort("_file", maintain_order=True)
+            typed, errors = validate.type_frame(stacked, kind)
         except Exception:  # isolate the file(s) typing cannot handle
+            alone: list[tuple[str, Callable[[], pl.DataFrame]]] = [
+                (path, partial(_stack, [(path, table)], kind.columns)) for path, table in entries
+            ]
+            if split is not None:
+                alone += [
+                    (str(path), partial(pl.DataFrame.clone, rows))
+                    for (path,), rows in split.partition_by(
+                        "_file", as_dict=True, maintain_order=True
+                    ).items()
+                ]
             typed_parts, error_parts = [], []
-            for path, table in entries:
+            for path, rows_of in sorted(alone, key=lambda entry: entry[0]):
                 try:
-                    one = validate.type_frame(_stack([(path, table)], kind.columns), kind)
+                    one = validate.type_frame(rows_of(), kind)
                 except Exception as err:
                     records[path].rejected = _unexpected(path, err)
                     continue
@@ -283,30 +335,38 @@ def stage_files(
             records[path] = FileRecord(sha256(data), "companion", 0, None, None, {})
         else:
             try:
-                tables = read_export(data, path, around)
+                tables = read_or_defer(data, path, around)
             except ExportError as err:
                 records[path] = FileRecord(sha256(data), None, 0, str(err), None, {})
             except Exception as err:  # one unreadable file never stops the build
                 records[path] = FileRecord(sha256(data), None, 0, _unexpected(path, err), None, {})
             else:
-                rows = sum(len(t) for t in tables.values())
-                records[path] = FileRecord(
-                    sha256(data),
-                    "+".join(sorted(tables)),
-                    rows,
-                    None,
-                    None,
-                    {t.where or path: t.headers for t in tables.values()},
-                )
-                if any(t.more is not None for t in tables.values()):
-                    flush()  # the files before it first, in order
-                    rows_read = 0
-                    if stream_file(path, tables, sha256(data)):
-                        paths.append(path)
-                else:
-                    parsed[path] = tables
+                if isinstance(tables, PlainCsv):  # its rows are counted when split
+                    records[path] = FileRecord(
+                        sha256(data), tables.kind.name, 0, None, None, {path: tables.headers}
+                    )
+                    plain[path] = tables
                     paths.append(path)
-                    rows_read += rows
+                    rows_read += tables.lines
+                else:
+                    rows = sum(len(t) for t in tables.values())
+                    records[path] = FileRecord(
+                        sha256(data),
+                        "+".join(sorted(tables)),
+                        rows,
+                        None,
+                        None,
+                        {t.where or path: t.headers for t in tables.values()},
+                    )
+                    if any(t.more is not None for t in tables.values()):
+                        flush()  # the files before it first, in order
+                        rows_read = 0
+                        if stream_file(path, tables, sha256(data)):
+                            paths.append(path)
+                    else:
+                        parsed[path] = tables
+                        paths.append(path)
+                        rows_read += rows
         records[path].dated = export_mark(path, data)
         del data
         if rows_read >= _CHUNK_ROWS:

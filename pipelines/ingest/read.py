@@ -15,7 +15,7 @@ import io
 import itertools
 import re
 import zipfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePath
@@ -312,6 +312,149 @@ def _more_chunks(
         yield _chunk(kind, columns, rows, numbers)
 
 
+# A CSV export is read by Polars, with many others at once (`PlainCsv`, `split_plain`), when
+# its text leaves nothing to Python's csv module but splitting lines at the separator: no
+# quote, no line ending but `\n` or `\r\n`, no character that `str.strip` counts as a space
+# and Polars does not (`\x1c`-`\x1f`), no line longer than the csv module's field limit, and
+# a size read in one go (larger ones are read chunk by chunk by `read_csv`).
+PLAIN_MAX_BYTES = 16 << 20
+_FIELD_LIMIT = csv.field_size_limit()
+# bytes that are these characters alone in UTF-8 and in Windows-1252
+_NOT_PLAIN = (b'"', b"\x1c", b"\x1d", b"\x1e", b"\x1f")
+
+
+@dataclass
+class PlainCsv:
+    """A CSV export whose header is read and whose rows are left for `split_plain`, which
+    splits the rows of many files at once exactly as `read_csv` reads them one by one."""
+
+    kind: Kind
+    separator: str
+    width: int  # cells of the header row
+    positions: dict[str, int]  # the kind's canonical column -> its cell in a row
+    headers: dict[str, str]  # as `RawTable.headers`
+    body: str  # the lines after the header, each ended by `\n` but the last
+    lines: int  # lines of `body`
+
+
+def plain_csv(data: bytes, name: str) -> PlainCsv | None:
+    """The export as a `PlainCsv` when `read_csv` would only split its lines at the
+    separator (see `PLAIN_MAX_BYTES`), else None (and `read_csv` reads it, or says what
+    is wrong with it)."""
+    if len(data) > PLAIN_MAX_BYTES or any(byte in data for byte in _NOT_PLAIN):
+        return None
+    returns = data.count(b"\r")
+    if returns and returns != data.count(b"\r\n"):
+        return None
+    try:
+        text = decode(data, name)
+    except ExportError:
+        return None
+    if returns:
+        text = text.replace("\r\n", "\n")
+    end = text.find("\n")
+    first = text if end < 0 else text[:end]
+    body = "" if end < 0 else text[end + 1 :]
+    if not first.strip() or first.splitlines() != [first]:
+        return None
+    if len(text) > _FIELD_LIMIT and max(map(len, text.split("\n"))) > _FIELD_LIMIT:
+        return None
+    try:
+        separator = _separator(first, name)
+    except ExportError:
+        return None
+    read = _plain_header(first, separator)
+    if read is None:
+        return None
+    kind, positions, headers, width = read
+    return PlainCsv(kind, separator, width, positions, dict(headers), body, body.count("\n") + 1)
+
+
+@lru_cache(maxsize=4096)
+def _plain_header(
+    line: str, separator: str
+) -> tuple[Kind, dict[str, int], dict[str, str], int] | None:
+    """What `plain_csv` takes from a header line, computed once however many files share
+    it: the kind, its columns' cells, `RawTable.headers` and the number of cells; None
+    when `detect_kind` refuses it."""
+    header = line.split(separator)
+    kind, columns, problem = _detected(tuple(header))
+    if kind is None or problem is not None:
+        return None
+    table = _table(kind, header, list(columns), [], [])
+    positions = {col: i for i, col in enumerate(columns) if col in kind.dtypes}
+    return kind, positions, table.headers, len(header)
+
+
+def split_plain(
+    kind: Kind, files: Sequence[tuple[str, PlainCsv]]
+) -> tuple[pl.DataFrame, dict[str, int], dict[str, str]]:
+    """The rows of `files` (exports of `kind`, by path, in order) as one frame of the
+    kind's columns as strings, `_row`, `_file` and `_where` (as `batch._stack`), the rows
+    of each file, and the message of each file `read_csv` would refuse (a row of another
+    number of cells, no row at all): its rows are left out. Blank rows are skipped and
+    rows are numbered as `read_csv` numbers them."""
+    columns = kind.columns
+    meta = {
+        "_text": [f.body for _, f in files],
+        "_file": [path for path, _ in files],
+        "_sep": [f.separator for _, f in files],
+        "_cells": [f.width - 1 for _, f in files],
+        **{f"_at_{c}": [f.positions.get(c) for _, f in files] for c in columns},
+    }
+    schema = {"_text": pl.String, "_file": pl.String, "_sep": pl.String, "_cells": pl.Int64}
+    schema |= {f"_at_{c}": pl.Int64 for c in columns}
+    text = pl.col("_text")
+
+    def by_separator(of: Callable[[str], pl.Expr]) -> pl.Expr:
+        """`of(separator)` with each row's file's separator (`,` or `;`)."""
+        return pl.when(pl.col("_sep") == ";").then(of(";")).otherwise(of(","))
+
+    lines = (
+        pl.DataFrame(meta, schema=schema)
+        .with_columns(text.str.split("\n"))
+        .with_columns(pl.int_ranges(2, text.list.len() + 2, dtype=pl.Int64).alias("_row"))
+        .explode("_text", "_row")
+        # a row of spaces and separators only is skipped (`_records`); `\s` is what
+        # `str.strip` strips but `\x1c`-`\x1f`, which a plain CSV never holds
+        .filter(~by_separator(lambda sep: text.str.contains(f"^[\\s{sep}]*$")))
+        .with_columns(by_separator(lambda sep: text.str.split(sep)).alias("_cells_of"))
+        .with_columns((pl.col("_cells_of").list.len() - 1).alias("_found"))
+    )
+    rows = dict(lines.group_by("_file").len().iter_rows())
+    ragged = (
+        lines.filter(pl.col("_found") != pl.col("_cells"))
+        .group_by("_file")
+        .agg(pl.col("_row", "_found", "_cells").sort_by("_row").first())
+    )
+    refused: dict[str, str] = {}
+    for path, row, found, cells in ragged.iter_rows():
+        width, count = cells + 1, found + 1
+        hint = " (fichier tronqué ?)" if count < width else ""
+        message = (
+            f"la ligne a {quantity(count, 'cellule')} alors que la ligne d'en-tête en a "
+            f"{width}{hint}"
+        )
+        refused[path] = str(ExportError(path, message, row=row))
+    for path, _ in files:
+        if path not in rows and path not in refused:
+            refused[path] = str(
+                ExportError(
+                    path, "le fichier a une ligne d'en-tête mais aucune ligne de données", row=1
+                )
+            )
+    if refused:
+        lines = lines.filter(~pl.col("_file").is_in(sorted(refused)))
+    cells = pl.col("_cells_of")
+    frame = lines.select(
+        *[cells.list.get(pl.col(f"_at_{c}"), null_on_oob=True).alias(c) for c in columns],
+        "_row",
+        "_file",
+        pl.col("_file").alias("_where"),
+    )
+    return frame, {p: n for p, n in rows.items() if p not in refused}, refused
+
+
 _GUARDED = re.compile(r"^[ \u00a0]*\t[=+\-@]")
 
 
@@ -464,3 +607,15 @@ def read_export(
             name, f"type de fichier « {suffix} » non pris en charge (attendu : .csv ou .xlsx)"
         )
     return {kind: RawTable.from_frame(frame) for kind, frame in frames.items() if frame.height}
+
+
+def read_or_defer(
+    data: bytes, name: str, companions: Mapping[str, bytes] | None = None
+) -> dict[str, RawTable] | PlainCsv:
+    """`read_export`, but a CSV export `plain_csv` accepts is returned as it is, for
+    `split_plain` to read its rows with those of other files."""
+    if data and PurePath(name).suffix.lower() == ".csv" and detect_format(data, name) is None:
+        plain = plain_csv(data, name)
+        if plain is not None:
+            return plain
+    return read_export(data, name, companions)
