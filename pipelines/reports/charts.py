@@ -198,6 +198,116 @@ def _trajectories(
     return out
 
 
+def french_numbers(values: pl.Series, decimals: int = 0, *, signed: bool = False) -> pl.Series:
+    """`fmt_number` (`fmt_signed`) of each value of a numeric column, as a text column, the
+    same text: each distinct value (keyed by its exact text, so -0.0 stays apart from 0.0)
+    written once by Python's own float format, then the separators set column-wise;
+    « — » for a missing value (or NaN)."""
+    keys = values.cast(pl.String)
+    distinct = keys.unique().drop_nulls()
+    spec = f",.{decimals}f"
+    written = pl.Series([format(float(k), spec) for k in distinct.to_list()], dtype=pl.String)
+    for mark, french in ((",", "\u202f"), (".", ","), ("-", "−")):
+        written = written.str.replace_all(mark, french, literal=True)
+    text = keys.replace_strict(distinct, written, default=None, return_dtype=pl.String)
+    frame = pl.DataFrame({"value": values, "text": text})
+    missing = pl.col("value").is_null()
+    positive = pl.col("value") > 0
+    if values.dtype.is_float():
+        missing |= pl.col("value").is_nan()
+        positive &= ~pl.col("value").is_nan()
+    shown = pl.when(missing).then(pl.lit("—")).otherwise(pl.col("text"))
+    if signed:
+        shown = pl.when(positive).then(pl.lit("+") + shown).otherwise(shown)
+    return frame.select(shown.alias(values.name)).to_series()
+
+
+def _plotly_expr(expr: pl.Expr) -> pl.Expr:
+    """`plotly_text` of a text column (a missing value as "")."""
+    for unsafe, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+        expr = expr.str.replace_all(unsafe, entity, literal=True)
+    return expr.fill_null("")
+
+
+def season_trajectories(
+    history: pl.DataFrame, names: Mapping[str, str], start: dt.date, kind: str
+) -> dict[str, Series]:
+    """`cote_trajectories(history, names, start)` (`kind` "cote") or `elo_trajectories`
+    ("elo"): the same points and texts, built column by column for a whole season's
+    players at once (a season report: thousands of players; a player page keeps the
+    row-by-row functions)."""
+    h = history
+
+    def n(column: str, decimals: int = 0, signed: bool = False) -> pl.Expr:
+        return pl.lit(french_numbers(h[column], decimals, signed=signed))
+
+    if kind == "cote":
+        before, after, decimals = "cote_before", "cote_after", 0
+        describe = [
+            n("cote_before"),
+            pl.lit(" → <b>"),
+            n("cote_after"),
+            pl.lit("</b> (PE "),
+            n("pe"),
+            pl.lit(", B "),
+            n("bonus"),
+            pl.lit(", PJ "),
+            n("pj", signed=True),
+            pl.lit(")<br>place "),
+            n("rank"),
+            pl.lit(" sur "),
+            n("players"),
+        ]
+    elif kind == "elo":
+        before, after, decimals = "rating_before", "rating_after", 1
+        describe = [
+            n("rating_before", 1),
+            pl.lit(" → <b>"),
+            n("rating_after", 1),
+            pl.lit("</b> (Δ "),
+            n("delta", 1, signed=True),
+            pl.lit(")<br>score "),
+            n("score", 1),
+            pl.lit(" sur "),
+            n("games"),
+            pl.lit(" parties, attendu "),
+            n("expected", 2),
+        ]
+    else:
+        raise ValueError(f"no trajectory of kind {kind!r}")
+    pid = pl.col("player_id")
+    name = _plotly_expr(pid.replace_strict(dict(names), default=pid, return_dtype=pl.String))
+    event = pl.col("tournament_name")
+    event = pl.when(event.is_null() | (event == "")).then(pl.col("tournament_id")).otherwise(event)
+    frame = h.select(
+        "player_id",
+        pl.col("end_date").dt.strftime("%Y-%m-%d").alias("x"),
+        pl.col(after).alias("y"),
+        pl.concat_str(
+            pl.lit("<b>"),
+            name,
+            pl.lit("</b><br>"),
+            _plotly_expr(event),
+            pl.lit(" ("),
+            pl.col("end_date").dt.strftime("%d/%m/%Y").fill_null("—"),
+            pl.lit(")<br>"),
+            *describe,
+        ).alias("text"),
+        pl.col(before).alias("y0"),
+        pl.concat_str(pl.lit("<b>"), name, pl.lit("</b><br>début : "), n(before, decimals)).alias(
+            "text0"
+        ),
+    )
+    grouped = frame.group_by("player_id", maintain_order=True).agg(
+        "x", "y", "text", pl.col("y0").first(), pl.col("text0").first()
+    )
+    first = start.isoformat()
+    return {
+        player: {"x": [first, *xs], "y": [y0, *ys], "text": [t0, *texts]}
+        for player, xs, ys, texts, y0, t0 in grouped.iter_rows()
+    }
+
+
 def line_trace(name: str, points: Series, **extra: Any) -> dict[str, Any]:
     """A trajectory trace (`name` is shown as is: pass it through `plotly_text`)."""
     trace: dict[str, Any] = {

@@ -11,10 +11,9 @@ import polars as pl
 from pipelines.reports.charts import (
     axis,
     base_layout,
-    cote_trajectories,
-    elo_trajectories,
     hline,
     line_trace,
+    season_trajectories,
 )
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import (
@@ -181,8 +180,8 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
     elo_hist = data.elo_history(season)
     if cote_hist.height == 0 and elo_hist.height == 0:
         return [Html('<p class="note">Aucun tournoi classique homologué cette saison.</p>')]
-    cote = cote_trajectories(cote_hist, names, start)
-    elo = elo_trajectories(elo_hist, names, start)
+    cote = season_trajectories(cote_hist, names, start, "cote")
+    elo = season_trajectories(elo_hist, names, start, "elo")
     cote_ranking = data.for_season("cote_ranking", season)
     elo_ranking = data.for_season("elo_ranking", season)
     top_cote = _top(cote_ranking, cote_hist, "cote_after")
