@@ -33,6 +33,19 @@ def series_level(expr: pl.Expr) -> pl.Expr:
     return _clean(expr).str.extract(_LABEL, 1)
 
 
+def series_level_of(frame: pl.DataFrame, column: str) -> pl.Expr:
+    """`series_level` of `frame`'s `column`, each distinct label read once: an expression
+    that looks the labels up (for a column of many rows and few labels; on another frame,
+    a label absent from `frame` gives null)."""
+    labels = frame.get_column(column).cast(pl.String).unique().drop_nulls()
+    levels = labels.to_frame("label").select(series_level(pl.col("label"))).to_series()
+    return (
+        pl.col(column)
+        .cast(pl.String)
+        .replace_strict(labels, levels, default=None, return_dtype=pl.String)
+    )
+
+
 def series_sub(expr: pl.Expr) -> pl.Expr:
     """The sub-series letter of a written label (`5A` → `A`), null when it has none."""
     clean = _clean(expr)

@@ -25,7 +25,7 @@ import polars as pl
 
 from transforms.calendar import ordered_events
 from transforms.series import season_series_from_classification
-from transforms.series_labels import NEW_LICENSEE_SERIES, series_level
+from transforms.series_labels import NEW_LICENSEE_SERIES, series_level_of
 
 SEASON_SERIES_SCHEMA = {"season": pl.String, "player_id": pl.String, "series": pl.String}
 
@@ -39,7 +39,7 @@ def event_series(
     the event) and start (its start date, the end date when none is given).
     `classifications`: `series_classification` rows of earlier seasons (each one gives the
     series of the season after it). `rating_lists`: player_id, as_of, series.
-    Written labels are read by `series_labels.series_level` (`4B` → `4`).
+    Written labels are read by `series_labels.series_level` (`4B` → `4`), each once.
     """
     held = (
         season_series_from_classification(classifications)
@@ -54,7 +54,7 @@ def event_series(
         rating_lists.select(
             pl.col("player_id").cast(pl.String),
             pl.col("as_of").cast(pl.Date),
-            series_level(pl.col("series")).alias("_listed"),
+            series_level_of(rating_lists, "series").alias("_listed"),
         )
         .drop_nulls("_listed")
         .sort("player_id", "as_of")
@@ -63,7 +63,7 @@ def event_series(
         entries.select(
             "tournament_id",
             pl.col("player_id").cast(pl.String),
-            series_level(pl.col("series")).alias("_written"),
+            series_level_of(entries, "series").alias("_written"),
             "season",
             pl.col("start").cast(pl.Date),
         )
@@ -163,7 +163,7 @@ def new_licensees(
     listed_new = (
         rating_lists.filter(
             dated.is_between(season_start, season_end)
-            & (series_level(pl.col("series")) == NEW_LICENSEE_SERIES)
+            & (series_level_of(rating_lists, "series") == NEW_LICENSEE_SERIES)
         )
         .select(pl.col("player_id").cast(pl.String))
         .unique()
