@@ -46,9 +46,7 @@ from pipelines.reports.html import (
     write_atomic,
 )
 from pipelines.reports.labels import (
-    CRITERIA,
     DISCIPLINES,
-    MOVEMENT_LABELS,
     series_label,
     series_long,
 )
@@ -63,7 +61,24 @@ from pipelines.reports.player_blocks import (
     splits_in,
 )
 from pipelines.reports.player_blocks import discover as discover_blocks
-from pipelines.reports.section import Chart, chart_html
+from pipelines.reports.player_seasons import (
+    COTE_RANK,
+    CRITERION,
+    ELO_RANK,
+    LABEL,
+    MOVEMENT,
+    NO_SCRIPT,
+    SUBSERIES,
+    UNSHOWN,
+    fill_call,
+    plot_call,
+    season_records,
+    season_scripts,
+    shared,
+    why_cell,
+    write_season_files,
+)
+from pipelines.reports.section import PLOT_CONFIG, Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
 from transforms.calendar import next_season
 from transforms.series import event_coefficients
@@ -130,18 +145,23 @@ def _load(data: ReportData) -> _PlayerData:
         ),
         on="player_id",
     )
+    history = UNSHOWN["history"]
+
+    def split(name: str) -> PlayerRows:
+        return by_player(data.table(name), UNSHOWN.get(name, ()))
+
     return _PlayerData(
         players=paged,
         player_rows=by_player(paged),
         names=data.names(),
-        cote=by_player(data.cote_history()),
-        elo=by_player(data.elo_history()),
-        results=by_player(data.player_results()),
+        cote=by_player(data.cote_history(), history),
+        elo=by_player(data.elo_history(), history),
+        results=by_player(data.player_results(), history),
         duplicate=by_player(data.table("duplicate_event_scores")),
-        classification=by_player(data.table("series_classification")),
-        movements=by_player(data.table("series_movements")),
-        cote_ranking=by_player(data.table("cote_ranking")),
-        elo_ranking=by_player(data.table("elo_ranking")),
+        classification=split("series_classification"),
+        movements=split("series_movements"),
+        cote_ranking=split("cote_ranking"),
+        elo_ranking=split("elo_ranking"),
         blocks=tuple((block, block.load(data)) for block in discover_blocks()),
         listed=by_player(data.table("rating_lists").sort("as_of", "player_id")),
         standings=by_player(data.table("series_standings")),
@@ -363,13 +383,6 @@ def _by_season(row: Mapping[str, Any]) -> tuple[bool, str]:
     return (row["season"] is not None, row["season"] or "")
 
 
-def _criterion_value(criterion: str | None, value: float | None) -> str | None:
-    if value is None:
-        return None
-    unit = "" if criterion == "pc" else " %"
-    return f"{CRITERIA.get(criterion or '', criterion)} {fmt_number(value, 2)}{unit}"
-
-
 def _series_table(pid: str, d: _PlayerData) -> Html | None:
     classes = _rows(d.classification, pid)
     if not classes:
@@ -378,14 +391,13 @@ def _series_table(pid: str, d: _PlayerData) -> Html | None:
     rows = []
     for r in sorted(classes, key=_by_season):
         move = lookup.get(r["season"], {})
+        season = r["season"]
         rows.append(
             (
-                season_link(r["season"], d.reported),
+                season_link(season, d.reported),
                 series_label(move.get("previous_series")),
-                series_label("SS" if r["super_serie"] else r["series"]),
-                r["subseries"],
-                MOVEMENT_LABELS.get(move.get("movement") or ""),
-                _criterion_value(r["criterion"], r["value"]),
+                # the season's bars decide these: read from the season's shared file
+                *(shared(season, f) for f in (LABEL, SUBSERIES, MOVEMENT, CRITERION)),
             )
         )
     return table(
@@ -417,10 +429,10 @@ def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
         rows.append(
             (
                 season_link(s, d.reported),
-                c["rank"] if c else None,
+                shared(s, COTE_RANK) if c else None,
                 fmt_number(c["value"]) if c else None,
                 c["classique_series"] if c else None,
-                e["rank"] if e else None,
+                shared(s, ELO_RANK) if e else None,
                 fmt_number(e["value"], 1) if e else None,
             )
         )
@@ -469,7 +481,8 @@ def _level(label: str | None) -> str | None:
     return pl.select(series_level(pl.lit(label, dtype=pl.String))).item()
 
 
-# (season, official series or None, where it comes from, computed here or None)
+# (season, official series or None, where it comes from, the season whose classification
+# computed a series for it (its shared file holds it) or None)
 _SeriesRow = tuple[str, str | None, str | None, str | None]
 
 
@@ -478,9 +491,9 @@ def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
     result of the season, else the FFSc's published ranking, else the latest rating list
     up to the season's end) and the one computed here for it (the previous season's
     classification)."""
-    computed: dict[str, str] = {}
+    computed: dict[str, str] = {}  # season → the season that computed its series
     for r in _rows(d.classification, pid):
-        computed[next_season(r["season"])] = "SS" if r["super_serie"] else r["series"]
+        computed[next_season(r["season"])] = r["season"]
     written: dict[str, tuple[str, str]] = {}
     results = _rows(d.results, pid)
     for r in results:
@@ -526,35 +539,10 @@ def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
     return rows
 
 
-def _why(official: str | None, source: str | None, computed: str | None) -> str:
-    """Why the official series and the one computed here differ, in a reader's words."""
-    if official is None and computed is None:
-        return "Aucune série connue pour cette saison."
-    if computed is None:
-        return (
-            "Pas de série calculée ici : le joueur n'a pas de résultat duplicate la saison "
-            "précédente dans les exports reçus ; seule la série officielle compte."
-        )
-    if official is None:
-        return (
-            "Aucune série officielle connue (ni sur les résultats, ni dans une liste) : la "
-            "série calculée ici s'applique."
-        )
-    if official == computed:
-        return "Identiques."
-    steps = SERIES_STEPS.get(computed, 0) - SERIES_STEPS.get(official, 0)
-    side = "plus basse" if steps > 0 else "plus haute"
-    return (
-        f"La série officielle ({source}) est celle que le joueur tient. Celle calculée ici, "
-        f"{side}, vient des barres d'accès de la saison précédente appliquées aux seuls "
-        "exports reçus : un tournoi manquant, des quotas par fédération ou une décision de "
-        "la fédération suffisent à les séparer."
-    )
-
-
-def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
-    """The chart of the official and computed series per season, and the table beside it
-    with the reason they differ."""
+def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, list[str | None], Html] | None:
+    """The chart of the official and computed series per season, the seasons whose shared
+    files give its computed series (`player_seasons`: the chart's second trace is filled
+    from them), and the table beside it with the reason they differ."""
     rows = _series_rows(pid, d)
     if not rows or all(o is None and c is None for _, o, _, c in rows):
         return None
@@ -564,15 +552,18 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
         ("Série tenue (officielle)", 1, "circle"),
         ("Série calculée ici", 3, "diamond-open"),
     ):
-        values = [SERIES_STEPS.get(r[index] or "") for r in rows]
+        official = index == 1
         traces.append(
             {
                 "type": "scatter",
                 "mode": "lines+markers",
                 "name": name,
                 "x": seasons,
-                "y": values,
-                "text": [series_label(r[index]) if r[index] else "—" for r in rows],
+                # the computed series: filled from the season files (`plot_call`)
+                "y": [SERIES_STEPS.get(r[index] or "") for r in rows] if official else [],
+                "text": [series_label(r[index]) if r[index] else "—" for r in rows]
+                if official
+                else [],
                 "hovertemplate": f"%{{x}} : {name.lower()} %{{text}}<extra></extra>",
                 "marker": {"size": 10 if index == 1 else 12, "symbol": symbol},
                 "line": {"width": 2 if index == 1 else 1, "dash": "solid" if index == 1 else "dot"},
@@ -604,15 +595,36 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, Html] | None:
                 season_link(season, d.reported),
                 series_label(official) if official else "—",
                 source,
-                series_label(computed) if computed else "—",
-                _why(official, source, computed),
+                shared(computed, LABEL) if computed else "—",
+                why_cell(computed, official, source),
             )
             for season, official, source, computed in rows
         ],
         caption="La série calculée ici pour une saison est celle que ce projet a classée à "
         "la fin de la saison précédente.",
     )
-    return chart, body
+    return chart, [r[3] for r in rows], body
+
+
+def _shared_chart_html(
+    div_id: str, chart: Chart, number: int, trace: int, sources: list[str | None], pid: str
+) -> Html:
+    """`section.chart_html` for a chart whose trace `trace` is read from the season files
+    (`player_seasons.plot_call`: point i from the season `sources[i]`)."""
+    layout = dict(chart.figure.get("layout", {}))
+    layout["height"] = chart.height
+    payload = {
+        "data": chart.figure.get("data", []),
+        "layout": layout,
+        "config": PLOT_CONFIG,
+        "fill": {"trace": trace, "from": sources},
+    }
+    return Html(
+        f'<figure class="chart" id="{esc(div_id)}-figure">'
+        f'<div id="{esc(div_id)}" class="plot" style="height:{int(chart.height)}px"></div>'
+        f"<figcaption>Figure {number} : {esc(chart.caption)}</figcaption></figure>"
+        f"<script>{plot_call(div_id, payload, pid)}</script>"
+    )
 
 
 def _event_scores_tables(pid: str, d: _PlayerData, chunk: _Chunk) -> Html | None:
@@ -778,7 +790,15 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     listed = _rows(d.listed, pid)
     own_dates = [info["last_tournament_date"], *(r["as_of"] for r in listed)]
     as_of = max((x for x in own_dates if x is not None), default=None)
+    # the seasons whose shared file the page reads (`player_seasons`)
+    season_files = {
+        r["season"]
+        for split in (d.cote_ranking, d.elo_ranking, d.classification)
+        for r in _rows(split, pid)
+        if r["season"] is not None
+    }
     parts: list[str] = [
+        season_scripts(season_files) if season_files else "",
         f'<nav class="breadcrumb no-print">{link("../index.html", "← Accueil")}</nav>',
         f'<header class="page"><h1>{esc(name)}</h1></header>',
         notice(
@@ -790,6 +810,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
             whose="de ce joueur",
         ),
         definition_list(facts),
+        NO_SCRIPT if season_files else "",
     ]
     if not info["tournaments"]:
         parts.append(
@@ -809,10 +830,11 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     history = _series_history(pid, d)
     if history is not None:
         chart_number = 2 if chart is not None else 1
+        series_chart, sources, series_table = history
         parts += [
             "<h2>Historique des séries duplicate</h2>",
-            chart_html("chart-player-series", history[0], chart_number),
-            history[1],
+            _shared_chart_html("chart-player-series", series_chart, chart_number, 1, sources, pid),
+            series_table,
         ]
     classified = _series_table(pid, d)
     if classified is not None:
@@ -833,6 +855,8 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     tournaments = _tournaments_table(pid, chunk)
     if tournaments is not None:
         parts += ["<h2>Tournois</h2>", tournaments]
+    if season_files:
+        parts.append(fill_call(pid))
     return page(
         f"{name} — fiche joueur", Html("".join(parts)), plotly_src=f"../{PLOTLY_ASSET.as_posix()}"
     )
@@ -950,17 +974,26 @@ def write_player_pages(
     for stale in folder.glob("*.html"):
         if stale.name not in written:
             stale.unlink()
+    # the season-wide facts the pages read, one file per season (`player_seasons`)
+    records = season_records(
+        data.table("cote_ranking"),
+        data.table("elo_ranking"),
+        data.table("series_classification"),
+        data.table("series_movements"),
+    )
+    shared_files = write_season_files(folder, records)
     write_atomic(
         folder / DIGESTS_FILE,
         json.dumps({names[p]: digests[p] for p in sorted(digests)}, indent=0, sort_keys=True),
     )
-    return PagesWritten(total=len(written), rendered=len(todo))
+    return PagesWritten(total=len(written), rendered=len(todo), shared_files=shared_files)
 
 
 @dataclass(frozen=True)
 class PagesWritten:
     total: int  # pages of the site
     rendered: int  # rendered this time (the others were unchanged)
+    shared_files: int = 0  # season files (and their filler) written this time
 
 
 def _read_digests(path: Path) -> dict[str, str]:

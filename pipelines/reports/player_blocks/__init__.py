@@ -91,21 +91,24 @@ class PlayerRows(Mapping[str, pl.DataFrame]):
         return len(self._spans)
 
 
-def by_player(frame: pl.DataFrame) -> PlayerRows:
+def by_player(frame: pl.DataFrame, unshown: Collection[str] = ()) -> PlayerRows:
     """A frame split by `player_id` (the player's rows in their order), with each
-    player's digest: a hash of their rows, columns and order included."""
+    player's digest: a hash of their rows, columns and order included, except the columns
+    `unshown` (what the page does not show, or shows from the seasons' shared files:
+    `pipelines.reports.player_seasons`), whose change renders no page again."""
     if frame.height == 0:
         return PlayerRows(None, {}, {})
+    hashed = [c for c in frame.columns if c not in set(unshown)]
     digests = (
         frame.select(
             "player_id",
-            pl.struct(pl.all()).hash(seed=DIGEST_SEED).alias("_row"),
+            pl.struct(hashed).hash(seed=DIGEST_SEED).alias("_row"),
         )
         .group_by("player_id", maintain_order=True)
         .agg(pl.col("_row"))
         .with_columns(pl.col("_row").hash(seed=DIGEST_SEED))
     )
-    columns = ",".join(f"{n}:{d}" for n, d in frame.schema.items())
+    columns = ",".join(f"{n}:{d}" for n, d in frame.schema.items() if n in hashed)
     salt = hash_text(columns)
     # the players in order of first appearance, each one's rows in their order
     grouped = frame.sort("player_id", maintain_order=True, nulls_last=True)
