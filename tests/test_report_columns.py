@@ -17,7 +17,16 @@ from pipelines.reports.charts import (
     french_numbers,
     season_trajectories,
 )
-from pipelines.reports.html import fmt_number, fmt_signed
+from pipelines.reports.html import (
+    Html,
+    esc,
+    fmt_number,
+    fmt_signed,
+    link,
+    player_filename,
+    player_link,
+    table,
+)
 
 # halves written exactly in binary (0.25, 1234.5: to even), near-halves that are not (1.15,
 # 2.675), negative zero, NaN, infinities, thousands
@@ -107,3 +116,29 @@ def test_season_trajectories_are_the_row_by_row_ones() -> None:
 def test_season_trajectories_of_an_unknown_kind() -> None:
     with pytest.raises(ValueError, match="no trajectory"):
         season_trajectories(pl.DataFrame({"player_id": []}), {}, dt.date(2024, 9, 1), "wespa")
+
+
+def test_table_cells_escaped_as_before() -> None:
+    """`table` writes its common cells directly: the same text as `esc` of each."""
+    row = (None, 12, -3, True, 2.5, "O'Brien & <b>", Html("<b>x</b>"), "—")
+    got = table([f"h{i}" for i in range(len(row))], [row], numeric=(1, 4))
+    cells = "".join(
+        f'<td class="num">{c}</td>' if i in (1, 4) else f"<td>{c}</td>"
+        for i, c in enumerate(
+            [
+                "—",
+                "12",
+                "-3",
+                "True",
+                "2.5",
+                "O&#x27;Brien &amp; &lt;b&gt;",
+                "<b>x</b>",
+                "—",
+            ]
+        )
+    )
+    assert f"<tbody><tr>{cells}</tr></tbody>" in got
+    for cell in row:
+        expected = cell if isinstance(cell, Html) else esc("—" if cell is None else cell)
+        assert f">{expected}</td>" in got
+    assert player_link("a/b", "<Nom>") == link("../joueurs/" + player_filename("a/b"), "<Nom>")

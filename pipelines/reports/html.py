@@ -124,12 +124,21 @@ def table(
     num = ' class="num"'
     head = "".join(f"<th{num if i in right else ''}>{esc(h)}</th>" for i, h in enumerate(headers))
     body: list[str] = []
-    for row in rows:
-        cells = []
+    escape = html.escape
+    for row in rows:  # esc of each cell, with its common cases written directly
+        cells = ["<tr>"]
         for i, cell in enumerate(row):
-            content = cell if isinstance(cell, Html) else esc("—" if cell is None else cell)
-            cells.append(f"<td{num if i in right else ''}>{content}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
+            if isinstance(cell, Html):
+                content: str = cell
+            elif cell is None:
+                content = "—"
+            elif type(cell) is int:  # digits and a minus sign: nothing to escape
+                content = str(cell)
+            else:
+                content = escape(str(cell), quote=True)
+            cells.append(f"<td{num}>{content}</td>" if i in right else f"<td>{content}</td>")
+        cells.append("</tr>")
+        body.append("".join(cells))
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(class_)}"' if class_ else ""
     # in a box of its own that scrolls sideways on a narrow screen (never the page)
@@ -175,5 +184,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
 
 
 def player_link(player_id: str, name: str, prefix: str = "../joueurs/") -> Html:
-    """A link to a player's page (from a season report by default)."""
-    return link(prefix + player_filename(player_id), name)
+    """A link to a player's page (from a season report by default): `link(…)` written
+    directly (thousands per report)."""
+    label = name if isinstance(name, Html) else esc(name)
+    return Html(f'<a href="{esc(prefix + player_filename(player_id))}">{label}</a>')
