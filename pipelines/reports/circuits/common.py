@@ -1,8 +1,12 @@
-"""What the circuit pages share: circuit names and slugs, labels, the year's tournaments."""
+"""What the circuit pages share: circuit names and slugs, labels, the year's tournaments,
+and what several sections of a year's pages read (`shared`: built once per report data)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 import polars as pl
 
@@ -46,15 +50,53 @@ def who(pid: str, names: dict[str, str]) -> Html:
     return player_link(pid, names.get(pid, pid), prefix=PLAYERS_PREFIX)
 
 
+T = TypeVar("T")
+# What the sections of a year's pages share, by report data (a report data reads each table
+# once and keeps it, so what is built from its tables holds as long as it lives).
+_SHARED: WeakKeyDictionary[ReportData, dict[Any, Any]] = WeakKeyDictionary()
+
+
+def shared(data: ReportData, key: object, build: Callable[[], T]) -> T:
+    """`build()`, once per report data and `key`: what several sections (or pages) read."""
+    store = _SHARED.setdefault(data, {})
+    if key not in store:
+        store[key] = build()
+    return store[key]
+
+
 def tournament_labels(data: ReportData) -> dict[str, tuple[str, dt.date | None]]:
     """Each tournament's (name, end date)."""
-    events = data.tournaments()
-    return {
-        tid: (name or tid, end)
-        for tid, name, end in events.select(
-            "tournament_id", "tournament_name", "end_date"
-        ).iter_rows()
-    }
+
+    def build() -> dict[str, tuple[str, dt.date | None]]:
+        events = data.table("tournaments")
+        return {
+            tid: (name or tid, end)
+            for tid, name, end in events.select(
+                "tournament_id", "tournament_name", "end_date"
+            ).iter_rows()
+        }
+
+    return shared(data, "tournament_labels", build)
+
+
+def event_order(data: ReportData) -> list[str]:
+    """The tournaments' ids in event order (docs/rules.md §0)."""
+    return shared(data, "event_order", lambda: data.tournaments()["tournament_id"].to_list())
+
+
+def results_of(data: ReportData, ids: Collection[str]) -> pl.DataFrame:
+    """The `results` rows of the tournaments `ids`, in the table's order: read season by
+    season (`ReportData.season_results`, the seasons of those tournaments), not the whole
+    table — a year's circuit page shows a few tournaments of a warehouse of many seasons."""
+    wanted = pl.Series(list(ids), dtype=pl.String).implode()
+    tournaments = data.table("tournaments").filter(pl.col("tournament_id").is_in(wanted))
+    seasons = tournaments["season"]
+    if seasons.null_count():
+        frame = data.table("results")
+    else:
+        frames = [data.season_results(s) for s in sorted(seasons.unique().to_list())]
+        frame = pl.concat(frames) if frames else data.table("results").clear()
+    return frame.filter(pl.col("tournament_id").is_in(wanted))
 
 
 def for_year(frame: pl.DataFrame, year: str) -> pl.DataFrame:

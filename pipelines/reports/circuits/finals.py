@@ -11,7 +11,14 @@ from typing import Any
 import polars as pl
 
 from pipelines.reports.charts import PALETTE, axis, base_layout
-from pipelines.reports.circuits.common import for_year, tournament_labels, who
+from pipelines.reports.circuits.common import (
+    event_order,
+    for_year,
+    results_of,
+    shared,
+    tournament_labels,
+    who,
+)
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, fmt_date, fmt_number, plotly_text, table, tag
 from pipelines.reports.section import Chart, Fragment, Section
@@ -32,20 +39,36 @@ GRAND_EST_CRITERIA = (
 
 
 def _finals(data: ReportData, circuit: str, year: str) -> list[str]:
-    standings = for_year(data.table("round_robin_standings"), year).filter(
-        pl.col("circuit") == circuit
-    )
-    ids = set(standings["tournament_id"].to_list())
-    order = data.tournaments()["tournament_id"].to_list()
-    return [t for t in order if t in ids]
+    """The circuit's finals ranked in `year`, in event order."""
+
+    def build() -> list[str]:
+        standings = for_year(data.table("round_robin_standings"), year).filter(
+            pl.col("circuit") == circuit
+        )
+        ids = set(standings["tournament_id"].to_list())
+        return [t for t in event_order(data) if t in ids]
+
+    return shared(data, ("finals", circuit, year), build)
+
+
+def _by_tournament(data: ReportData, name: str) -> dict[str, pl.DataFrame]:
+    """The rows of the table `name` by tournament, in the table's order (built once)."""
+
+    def build() -> dict[str, pl.DataFrame]:
+        parts = data.table(name).partition_by("tournament_id", as_dict=True)
+        return {key[0]: part for key, part in parts.items()}
+
+    return shared(data, ("by_tournament", name), build)
 
 
 def _standings(data: ReportData, tid: str) -> pl.DataFrame:
-    return (
-        data.table("round_robin_standings")
-        .filter(pl.col("tournament_id") == tid)
-        .sort("place", "player_id", nulls_last=True)
-    )
+    def build() -> pl.DataFrame:
+        rows = _by_tournament(data, "round_robin_standings").get(tid)
+        if rows is None:
+            rows = data.table("round_robin_standings").clear()
+        return rows.sort("place", "player_id", nulls_last=True)
+
+    return shared(data, ("standings", tid), build)
 
 
 def _title(data: ReportData, tid: str) -> str:
@@ -130,7 +153,8 @@ def render_standings(
 
 
 def _matches(data: ReportData, tid: str) -> pl.DataFrame:
-    return data.table("matches").filter(pl.col("tournament_id") == tid)
+    rows = _by_tournament(data, "matches").get(tid)
+    return data.table("matches").clear() if rows is None else rows
 
 
 def render_crosstable(
@@ -316,7 +340,7 @@ def render_withdrawals(
     if not finals:
         return _none(year)
     names = data.names()
-    results = data.table("results")
+    results = results_of(data, finals)
     out: list[Fragment] = []
     for tid in finals:
         standings = _standings(data, tid)

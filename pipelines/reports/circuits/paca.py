@@ -16,6 +16,8 @@ from pipelines.reports.circuits.common import (
     for_year,
     movement,
     points,
+    results_of,
+    shared,
     tournament_labels,
     who,
 )
@@ -32,18 +34,36 @@ def _strong(text: str) -> Html:
 
 
 def _of(data: ReportData, name: str, circuit: str) -> pl.DataFrame:
-    return data.table(name).filter(pl.col("circuit") == circuit)
+    """The rows of the circuit in the table `name` (built once per report data)."""
+    return shared(
+        data, ("of", name, circuit), lambda: data.table(name).filter(pl.col("circuit") == circuit)
+    )
 
 
 def _rankings(data: ReportData, circuit: str, year: str) -> pl.DataFrame:
     """The year's rankings in publication order: `after_tournament_id, as_of,
     last_of_year`, with their position `k` (1, 2, …)."""
-    windows = for_year(_of(data, "circuit_ranking_windows", circuit), year)
-    return (
-        windows.select("after_tournament_id", "as_of", "last_of_year")
-        .unique("after_tournament_id", keep="first", maintain_order=True)
-        .with_row_index("k", offset=1)
-    )
+
+    def build() -> pl.DataFrame:
+        windows = for_year(_of(data, "circuit_ranking_windows", circuit), year)
+        return (
+            windows.select("after_tournament_id", "as_of", "last_of_year")
+            .unique("after_tournament_id", keep="first", maintain_order=True)
+            .with_row_index("k", offset=1)
+        )
+
+    return shared(data, ("rankings", circuit, year), build)
+
+
+def _by_ranking(data: ReportData, name: str, circuit: str) -> dict[str, pl.DataFrame]:
+    """The circuit's rows of `name` (a table with `after_tournament_id`) by ranking, in the
+    table's order."""
+
+    def build() -> dict[str, pl.DataFrame]:
+        parts = _of(data, name, circuit).partition_by("after_tournament_id", as_dict=True)
+        return {key[0]: part for key, part in parts.items()}
+
+    return shared(data, ("by_ranking", name, circuit), build)
 
 
 def _no_data(year: str) -> list[Fragment]:
@@ -122,9 +142,9 @@ def render_year(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragme
 
 def _window(data: ReportData, circuit: str, after: str) -> list[tuple[str, str, int]]:
     """The tournaments a ranking counts, in event order: (tournament id, event, year)."""
-    rows = _of(data, "circuit_ranking_windows", circuit).filter(
-        pl.col("after_tournament_id") == after
-    )
+    rows = _by_ranking(data, "circuit_ranking_windows", circuit).get(after)
+    if rows is None:
+        return []
     return list(rows.select("tournament_id", "event_key", "edition_year").iter_rows())
 
 
@@ -156,23 +176,37 @@ def _ranking_table(
         '<th class="num">Total</th>',
         '<th class="num">5 meilleurs</th>',
     ]
+    # one pass over the rows; every cell as `_cell` writes it (points formatted once)
+    shown: dict[float, str] = {}
+
+    def cell(value: float | None, strong: bool = False) -> str:
+        if value is None:
+            text = "—"
+        elif value in shown:
+            text = shown[value]
+        else:
+            text = shown[value] = esc(points(value))
+        if strong:
+            return f'<td class="num"><strong>{text}</strong></td>'
+        return f'<td class="num">{text}</td>'
+
+    tids = [tid for tid, _, _ in columns]
     body = []
-    for r in rows.sort("place", key).iter_rows(named=True):
-        counted = set((r["counted_tournaments"] or "").split(LIST_SEPARATOR))
+    for place, move, who_, counted_tournaments, played, total, best5 in (
+        rows.sort("place", key)
+        .select("place", "movement", key, "counted_tournaments", "played", "total", "best5_total")
+        .iter_rows()
+    ):
+        counted = set((counted_tournaments or "").split(LIST_SEPARATOR))
         cells = [
-            _cell(r["place"], True),
-            _cell(movement(r["movement"]), True),
-            f'<td style="white-space:nowrap">{label(r[key])}</td>',
+            _cell(place, True),
+            _cell(movement(move), True),
+            f'<td style="white-space:nowrap">{label(who_)}</td>',
         ]
-        for tid, _, _ in columns:
-            value = totals.get((tid, r[key]))
-            shown = None if value is None else points(value)
-            cells.append(_cell(_strong(shown) if tid in counted and shown else shown, True))
-        cells += [
-            _cell(r["played"], True),
-            _cell(points(r["total"]), True),
-            _cell(_strong(points(r["best5_total"])), True),
-        ]
+        for tid in tids:
+            value = totals.get((tid, who_))
+            cells.append(cell(value, value is not None and tid in counted))
+        cells += [_cell(played, True), cell(total), cell(best5, True)]
         body.append(f"<tr>{''.join(cells)}</tr>")
     # in a box of its own that scrolls sideways on a phone (never the page)
     return Html(
@@ -188,12 +222,17 @@ def render_rankings(data: ReportData, year: str, *, circuit: str) -> Sequence[Fr
         return _no_data(year)
     names = data.names()
     labels = tournament_labels(data)
-    all_points = _of(data, "circuit_points", circuit)
+    windows = {a: _window(data, circuit, a) for a in rankings["after_tournament_id"].to_list()}
+    counted = pl.Series([t for window in windows.values() for t, _, _ in window], dtype=pl.String)
     totals = {
         (t, p): v
-        for t, p, v in all_points.select("tournament_id", "player_id", "total").iter_rows()
+        for t, p, v in _of(data, "circuit_points", circuit)
+        .filter(pl.col("tournament_id").is_in(counted.implode()))
+        .select("tournament_id", "player_id", "total")
+        .iter_rows()
     }
-    ranked = _of(data, "circuit_rankings", circuit)
+    ranked = _by_ranking(data, "circuit_rankings", circuit)
+    none = _of(data, "circuit_rankings", circuit).clear()
     out: list[Fragment] = [
         Html(
             "<p>En gras, les résultats retenus (les 5 meilleurs) ; « Évol. » : places "
@@ -211,9 +250,9 @@ def render_rankings(data: ReportData, year: str, *, circuit: str) -> Sequence[Fr
             out.append(Html('<p class="note">Dernier classement de l\'année.</p>'))
         out.append(
             _ranking_table(
-                ranked.filter(pl.col("after_tournament_id") == after),
+                ranked.get(after, none),
                 "player_id",
-                _window(data, circuit, after),
+                windows[after],
                 totals,
                 lambda pid: who(pid, names),
                 f"{r['k']}e classement de {year}" if r["k"] > 1 else f"1er classement de {year}",
@@ -249,14 +288,17 @@ def render_top(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragmen
     players = sorted(
         top["player_id"].unique().to_list(), key=lambda p: (final_place.get(p, 10**6), p)
     )
+    # each shown player's (place, best-5 total) by ranking, in one pass
+    by_player: dict[str, dict[str, tuple[int, float]]] = {p: {} for p in players}
+    for t, pid, place, best in (
+        ranked.filter(pl.col("player_id").is_in(pl.Series(players, dtype=pl.String).implode()))
+        .select("after_tournament_id", "player_id", "place", "best5_total")
+        .iter_rows()
+    ):
+        by_player[pid][t] = (place, best)
     traces = []
     for i, pid in enumerate(players):
-        mine = {
-            t: (place, best)
-            for t, place, best in ranked.filter(pl.col("player_id") == pid)
-            .select("after_tournament_id", "place", "best5_total")
-            .iter_rows()
-        }
+        mine = by_player[pid]
         ys: list[int | None] = []
         texts: list[str] = []
         for t in order:
@@ -314,11 +356,16 @@ def render_clubs(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragm
     last = rankings.row(-1, named=True)
     labels = tournament_labels(data)
     club_points = _of(data, "circuit_club_points", circuit)
+    window = _window(data, circuit, last["after_tournament_id"])
+    counted = pl.Series([t for t, _, _ in window], dtype=pl.String)
     totals = {
-        (t, c): v for t, c, v in club_points.select("tournament_id", "club", "total").iter_rows()
+        (t, c): v
+        for t, c, v in club_points.filter(pl.col("tournament_id").is_in(counted.implode()))
+        .select("tournament_id", "club", "total")
+        .iter_rows()
     }
-    clubs = _of(data, "circuit_club_rankings", circuit).filter(
-        pl.col("after_tournament_id") == last["after_tournament_id"]
+    clubs = _by_ranking(data, "circuit_club_rankings", circuit).get(
+        last["after_tournament_id"], _of(data, "circuit_club_rankings", circuit).clear()
     )
     if clubs.height == 0:
         return [
@@ -346,7 +393,7 @@ def render_clubs(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragm
         _ranking_table(
             clubs,
             "club",
-            _window(data, circuit, last["after_tournament_id"]),
+            window,
             totals,
             esc,
             f"Classement des clubs après {name} ({fmt_date(end)})",
@@ -373,7 +420,13 @@ def render_masters(data: ReportData, year: str, *, circuit: str) -> Sequence[Fra
             )
         ]
     names = data.names()
-    clubs = dict(data.player_names().select("player_id", "club").iter_rows())
+    ids = invited["player_id"].implode()
+    clubs = dict(
+        data.table("players")
+        .filter(pl.col("player_id").is_in(ids))
+        .select("player_id", "club")
+        .iter_rows()
+    )
     as_of: dt.date = invited["as_of"][0]
     return [
         tag(
@@ -407,10 +460,14 @@ def render_points(data: ReportData, year: str, *, circuit: str) -> Sequence[Frag
         return _no_data(year)
     names = data.names()
     labels = tournament_labels(data)
-    results = data.table("results").select(
+    tournaments = year_points["tournament_id"].unique(maintain_order=True).to_list()
+    results = results_of(data, tournaments).select(
         "tournament_id", "player_id", "rank", "duplicate_rank", "club"
     )
     detail = year_points.join(results, on=["tournament_id", "player_id"], how="left")
+    by_tournament = {
+        key[0]: part for key, part in detail.partition_by("tournament_id", as_dict=True).items()
+    }
     out: list[Fragment] = [
         Html(
             "<p>Points de chaque joueur : tableau 1 selon la place au duplicate et le nombre "
@@ -421,8 +478,8 @@ def render_points(data: ReportData, year: str, *, circuit: str) -> Sequence[Frag
             "</p>"
         )
     ]
-    for tid in year_points["tournament_id"].unique(maintain_order=True).to_list():
-        mine = detail.filter(pl.col("tournament_id") == tid).sort("rank", "player_id")
+    for tid in tournaments:
+        mine = by_tournament[tid].sort("rank", "player_id")
         name, end = labels.get(tid, (tid, None))
         out.append(tag("h3", f"{name} ({fmt_date(end)})"))
         out.append(
