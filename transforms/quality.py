@@ -190,10 +190,12 @@ def repaired_name(name: str) -> str | None:
     return repaired if repaired != name else None
 
 
-def _kept_names(players: pl.DataFrame) -> dict[str, str]:
+def _kept_names(players: pl.DataFrame, ids: set[str]) -> dict[str, str]:
+    """« NOM Prénom » kept (`players`) of the players `ids` (those a note names)."""
+    wanted = players.filter(pl.col("player_id").is_in(sorted(ids)))
     return {
         pid: _written_name(last, first)
-        for pid, last, first in players.select("player_id", "last_name", "first_name").iter_rows()
+        for pid, last, first in wanted.select("player_id", "last_name", "first_name").iter_rows()
     }
 
 
@@ -241,7 +243,6 @@ def name_notes(season: str, results: pl.DataFrame, players: pl.DataFrame) -> pl.
     `results`: the season's results rows (`player_id, last_name, first_name` as written);
     `players`: `player_id, last_name, first_name` of the `players` table (the names kept)
     for the players with a result in the season. Sorted by notice, then subject."""
-    kept = _kept_names(players)
     written = (
         results.select(
             pl.col("player_id").cast(pl.String),
@@ -265,6 +266,12 @@ def name_notes(season: str, results: pl.DataFrame, players: pl.DataFrame) -> pl.
         if repaired is not None:
             _, total, ids = garbled.get(name, (repaired, 0, []))
             garbled[name] = (repaired, total + n, [*ids, pid])
+    keyed = written.with_columns(
+        pl.col("name").str.to_lowercase().str.replace_all(r"\s+", " ").alias("_key")
+    )
+    several = keyed.filter(pl.col("_key").n_unique().over("player_id") > 1)
+    named = {pid for _, _, ids in garbled.values() for pid in ids}
+    kept = _kept_names(players, named | set(several["player_id"].to_list()))
     for name, (repaired, n, ids) in garbled.items():
         rows.append(
             {
@@ -274,10 +281,6 @@ def name_notes(season: str, results: pl.DataFrame, players: pl.DataFrame) -> pl.
                 "rows": n,
             }
         )
-    keyed = written.with_columns(
-        pl.col("name").str.to_lowercase().str.replace_all(r"\s+", " ").alias("_key")
-    )
-    several = keyed.filter(pl.col("_key").n_unique().over("player_id") > 1)
     for (pid,), spellings in several.group_by("player_id", maintain_order=True):
         listed = [(str(name), int(n)) for name, n in spellings.select("name", "rows").iter_rows()]
         rows.append(
