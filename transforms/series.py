@@ -24,12 +24,14 @@ import numpy as np
 import polars as pl
 
 from transforms.calendar import shift_season_expr
+from transforms.distinct import per_distinct
 from transforms.federations import AliasTable, canonical_expr
 from transforms.rounding import round_half_away
 from transforms.series_labels import (
     NEW_LICENSEE_SERIES,
     SUPER_SERIE,
     series_level,
+    series_level_of,
     series_step,
     zone_series,
 )
@@ -551,7 +553,11 @@ def classify_season(
             ),
         ],
         how="diagonal",
-    ).with_columns(federation_key_expr("federation", federations, known).alias("fed_key"))
+    )
+    fed_key = per_distinct(
+        classified, "federation", lambda f: federation_key_expr(f, federations, known), pl.String
+    )
+    classified = classified.with_columns(fed_key.alias("fed_key"))
     classified = _subseries(classified, quotas)
     ss = _super_serie(standings, cascade.filter(pl.col("series") == "1"), params)
     classified = (
@@ -678,7 +684,7 @@ def _movements(
     )
     if held_series is not None and held_series.height > 0:
         held = held_series.select(
-            "player_id", series_level(pl.col("series")).alias("previous_series")
+            "player_id", series_level_of(held_series, "series").alias("previous_series")
         ).unique("player_id", keep="first")
         frame = frame.join(held, on="player_id", how="left")
     else:

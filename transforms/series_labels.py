@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from transforms.distinct import per_distinct
+
 SUPER_SERIE = "SS"
 NEW_LICENSEE_SERIES = "7"
 # Best first: the *step* of a series is its position (SS 0, series n = n).
@@ -34,16 +36,9 @@ def series_level(expr: pl.Expr) -> pl.Expr:
 
 
 def series_level_of(frame: pl.DataFrame, column: str) -> pl.Expr:
-    """`series_level` of `frame`'s `column`, each distinct label read once: an expression
-    that looks the labels up (for a column of many rows and few labels; on another frame,
-    a label absent from `frame` gives null)."""
-    labels = frame.get_column(column).cast(pl.String).unique().drop_nulls()
-    levels = labels.to_frame("label").select(series_level(pl.col("label"))).to_series()
-    return (
-        pl.col(column)
-        .cast(pl.String)
-        .replace_strict(labels, levels, default=None, return_dtype=pl.String)
-    )
+    """`series_level` of `frame`'s `column`, each distinct label read once
+    (`transforms.distinct.per_distinct`)."""
+    return per_distinct(frame, column, series_level, pl.String)
 
 
 def series_sub(expr: pl.Expr) -> pl.Expr:

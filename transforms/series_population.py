@@ -57,7 +57,7 @@ def event_series(
             series_level_of(rating_lists, "series").alias("_listed"),
         )
         .drop_nulls("_listed")
-        .sort("player_id", "as_of")
+        .sort("as_of")
     )
     frame = (
         entries.select(
@@ -69,14 +69,15 @@ def event_series(
         )
         .with_row_index("_order")
         .join(held, on=["season", "player_id"], how="left")
-        .sort("player_id", "start")
+        .sort("start")
         .join_asof(
             lists,
             left_on="start",
             right_on="as_of",
             by="player_id",
             strategy="backward",
-            check_sortedness=False,  # both sorted by player, then date
+            # both sorted by date, hence within each player (a list per player and date)
+            check_sortedness=False,
         )
         .sort("_order")
     )
