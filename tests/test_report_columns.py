@@ -20,13 +20,18 @@ from pipelines.reports.charts import (
 from pipelines.reports.html import (
     Html,
     esc,
+    esc_expr,
     fmt_number,
     fmt_signed,
+    frame_table,
     link,
+    per_value,
     player_filename,
     player_link,
+    player_link_expr,
     table,
 )
+from transforms.series_labels import french_series
 
 # halves written exactly in binary (0.25, 1234.5: to even), near-halves that are not (1.15,
 # 2.675), negative zero, NaN, infinities, thousands
@@ -142,3 +147,37 @@ def test_table_cells_escaped_as_before() -> None:
         expected = cell if isinstance(cell, Html) else esc("—" if cell is None else cell)
         assert f">{expected}</td>" in got
     assert player_link("a/b", "<Nom>") == link("../joueurs/" + player_filename("a/b"), "<Nom>")
+
+
+LICENCES = ["123", "A-1.b", ".hidden", "a/b", "", "é", "x" * 121, "x" * 120, "a_b", "ab\n"]
+
+
+def test_column_wise_table_is_the_row_wise_one() -> None:
+    """`frame_table` of `esc_expr`/`player_link_expr`/`per_value` columns: `table`'s
+    markup, cell for cell (licences escaped or hashed, quotes, missing cells)."""
+    names = ["<Nom> & « Prénom »", 'O"Brien', None, "L'Été", "x", "y", "z", "w", "v", "u"]
+    series = ["1", "SS", None, "7", "3", "1", None, "2", "5", "6"]
+    frame = pl.DataFrame({"player_id": LICENCES, "name": names, "series": series})
+    cells = frame.select(
+        player_link_expr(
+            pl.col("player_id"),
+            pl.col("name").fill_null(pl.col("player_id")),
+            frame["player_id"],
+        ).alias("link"),
+        esc_expr(pl.col("name")).alias("name"),
+        esc_expr(pl.lit(per_value(frame["series"], french_series))).alias("series"),
+        pl.col("series").alias("code"),  # a missing cell: « — »
+    )
+    rows = [
+        (
+            player_link(pid, name if name is not None else pid),
+            "" if name is None else name,
+            french_series(s),
+            s,
+        )
+        for pid, name, s in frame.iter_rows()
+    ]
+    headers = ["Joueur", "Nom", "Série", "Code"]
+    assert frame_table(headers, cells, numeric=(3,), caption="Liste") == table(
+        headers, rows, numeric=(3,), caption="Liste"
+    )

@@ -299,6 +299,17 @@ class ReportData:
             )
         return self._names
 
+    def names_frame(self) -> pl.DataFrame:
+        """`player_id, name`: `names()` as a frame (to join), built once."""
+        key = "_names_frame"
+        if key not in self._cache:
+            names = self.names()
+            self._cache[key] = pl.DataFrame(
+                {"player_id": list(names), "name": list(names.values())},
+                schema={"player_id": pl.String, "name": pl.String},
+            )
+        return self._cache[key]
+
     def quota_federation(self, column: str) -> pl.Expr:
         """The quota federation code (`FRA`, …, `*` for the others) of a federation name,
         as the series classification maps it (the `federations.csv` alias table)."""

@@ -14,9 +14,11 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import polars as pl
 from plotly.utils import PlotlyJSONEncoder
 
 
@@ -139,13 +141,87 @@ def table(
             cells.append(f"<td{num}>{content}</td>" if i in right else f"<td>{content}</td>")
         cells.append("</tr>")
         body.append("".join(cells))
+    return _table_box(head, "".join(body), class_, caption)
+
+
+def _table_box(head: str, body: str, class_: str | None, caption: str | None) -> Html:
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
     cls = f' class="{esc(class_)}"' if class_ else ""
     # in a box of its own that scrolls sideways on a narrow screen (never the page)
     return Html(
         f'<div class="scroll"><table{cls}>{cap}<thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>"
+        f"<tbody>{body}</tbody></table></div>"
     )
+
+
+def esc_expr(expr: pl.Expr) -> pl.Expr:
+    """`esc` of a text column, column-wise (a missing value as "")."""
+    for unsafe, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+        expr = expr.str.replace_all(unsafe, entity, literal=True)
+    expr = expr.str.replace_all('"', "&quot;", literal=True)
+    return expr.str.replace_all("'", "&#x27;", literal=True).fill_null("")
+
+
+def frame_table(
+    headers: Sequence[str],
+    cells: pl.DataFrame,
+    *,
+    numeric: Iterable[int] = (),
+    class_: str | None = None,
+    caption: str | None = None,
+) -> Html:
+    """`table(headers, rows)` of a whole field at once: each column of `cells` holds its
+    cells already written as markup (`esc_expr`, `player_link_expr`…), a missing cell shown
+    « — »; the rows are joined column-wise, the same markup as `table`'s."""
+    right = set(numeric)
+    num = ' class="num"'
+    head = "".join(f"<th{num if i in right else ''}>{esc(h)}</th>" for i, h in enumerate(headers))
+    parts: list[pl.Expr] = [pl.lit("<tr>")]
+    for i, column in enumerate(cells.columns):
+        parts += [
+            pl.lit(f"<td{num}>" if i in right else "<td>"),
+            pl.col(column).fill_null("—"),
+            pl.lit("</td>"),
+        ]
+    parts.append(pl.lit("</tr>"))
+    rows = cells.select(pl.concat_str(parts).alias("row"))["row"]
+    return _table_box(head, "".join(rows.to_list()), class_, caption)
+
+
+def per_value(values: pl.Series, write: Callable[[Any], str | None]) -> pl.Series:
+    """`write` of each value of a column (a label, a French number…), called once per
+    distinct value (and once for a missing one)."""
+    distinct = values.unique().drop_nulls()
+    written = pl.Series([write(v) for v in distinct.to_list()], dtype=pl.String)
+    frame = pl.DataFrame({"value": values})
+    missing = write(None) if values.null_count() else None
+    return frame.select(
+        pl.when(pl.col("value").is_null())
+        .then(pl.lit(missing, dtype=pl.String))
+        .otherwise(pl.col("value").replace_strict(distinct, written, return_dtype=pl.String))
+        .alias(values.name)
+    ).to_series()
+
+
+def player_link_expr(
+    player_id: pl.Expr, name: pl.Expr, ids: pl.Series, prefix: str = "../joueurs/"
+) -> pl.Expr:
+    """`player_link` column-wise: `ids` holds the licences the column may hold. A licence
+    `player_filename` keeps as is (letters, digits, dots, dashes, no leading dot, not too
+    long) is its file name; the others are written by `player_filename`, once each."""
+    kept = player_id.str.contains(_KEPT_LICENCE) & (player_id.str.len_chars() <= MAX_FILENAME)
+    distinct = ids.unique().drop_nulls()
+    others = distinct.filter(
+        ~distinct.str.contains(_KEPT_LICENCE) | (distinct.str.len_chars() > MAX_FILENAME)
+    )
+    files = pl.Series([player_filename(p) for p in others.to_list()], dtype=pl.String)
+    file = (
+        pl.when(kept)
+        .then(player_id + ".html")
+        .otherwise(player_id.replace_strict(others, files, default=None))
+    )
+    href = esc_expr(pl.lit(prefix) + file)
+    return pl.concat_str(pl.lit('<a href="'), href, pl.lit('">'), esc_expr(name), pl.lit("</a>"))
 
 
 def definition_list(items: Mapping[str, object]) -> Html:
@@ -158,6 +234,8 @@ def definition_list(items: Mapping[str, object]) -> Html:
 
 _ESCAPED = re.compile(r"[^A-Za-z0-9.-]|^\.")
 MAX_FILENAME = 120  # characters before `.html`; the longest names end with a hash
+# A licence `player_filename` keeps as it is (nothing escaped).
+_KEPT_LICENCE = r"^[A-Za-z0-9-][A-Za-z0-9.-]*$"
 
 
 def player_filename(player_id: str) -> str:

@@ -9,7 +9,17 @@ import polars as pl
 
 from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, count_of, fmt_number, player_link, table, tag
+from pipelines.reports.html import (
+    Html,
+    count_of,
+    esc_expr,
+    fmt_number,
+    frame_table,
+    per_value,
+    player_link_expr,
+    table,
+    tag,
+)
 from pipelines.reports.labels import (
     CRITERIA,
     MOVEMENT_LABELS,
@@ -172,36 +182,53 @@ def _counts_table(counts: pl.DataFrame) -> Html:
     )
 
 
-def _changes_list(moves: pl.DataFrame, names: dict[str, str]) -> Html:
+def _series_order(series: pl.Expr, values: pl.Series) -> pl.Expr:
+    """`series_sort_key` of a series column (`values`: the series it may hold)."""
+    distinct = values.unique().drop_nulls()
+    order = pl.Series([series_sort_key(v) for v in distinct.to_list()], dtype=pl.Int64)
+    return series.replace_strict(distinct, order, default=None).fill_null(series_sort_key(None))
+
+
+def _changes_lists(moves: pl.DataFrame, names: pl.DataFrame) -> dict[str, Html]:
+    """Per federation of `moves`, its promoted and relegated players by movement, series,
+    name, licence (`names`: `ReportData.names_frame()`), built column-wise for every
+    federation at once."""
     changed = moves.filter(pl.col("movement").is_in(["promoted", "relegated"]))
-    if changed.height == 0:
-        return Html('<p class="note">Aucune promotion ni relégation.</p>')
-    rows = sorted(
-        changed.iter_rows(named=True),
-        key=lambda r: (
-            r["movement"],
-            series_sort_key(r["series"]),
-            names.get(r["player_id"], ""),
-            r["player_id"],
+    rows = (
+        changed.select("federation", "player_id", "movement", "previous_series", "series")
+        .join(names, on="player_id", how="left", maintain_order="left")
+        .with_columns(_series_order(pl.col("series"), changed["series"]).alias("_order"))
+        .sort("movement", "_order", pl.col("name").fill_null(""), "player_id", maintain_order=True)
+    )
+    movement = pl.col("movement")
+    cells = rows.select(
+        "federation",
+        player_link_expr(
+            pl.col("player_id"),
+            pl.col("name").fill_null(pl.col("player_id")),
+            rows["player_id"],
         ),
+        esc_expr(pl.col("player_id")).alias("licence"),
+        esc_expr(
+            movement.replace_strict(MOVEMENT_LABELS, default=movement, return_dtype=pl.String)
+        ).alias("label"),
+        esc_expr(pl.lit(per_value(rows["previous_series"], series_label))).alias("previous"),
+        esc_expr(pl.lit(per_value(rows["series"], series_label))).alias("next"),
     )
-    body = table(
-        ["Joueur", "Licence", "Mouvement", "Série de la saison", "Nouvelle série"],
-        [
-            (
-                player_link(r["player_id"], names.get(r["player_id"], r["player_id"])),
-                r["player_id"],
-                MOVEMENT_LABELS.get(r["movement"], r["movement"]),
-                series_label(r["previous_series"]),
-                series_label(r["series"]),
-            )
-            for r in rows
-        ],
-    )
-    return Html(
-        "<details><summary>Liste des promotions et relégations "
-        f"({count_of(changed.height, 'joueur')})</summary>{body}</details>"
-    )
+    out: dict[str, Html] = {}
+    for federation in moves["federation"].unique().to_list():
+        mine = cells.filter(pl.col("federation") == federation).drop("federation")
+        if mine.height == 0:
+            out[federation] = Html('<p class="note">Aucune promotion ni relégation.</p>')
+            continue
+        body = frame_table(
+            ["Joueur", "Licence", "Mouvement", "Série de la saison", "Nouvelle série"], mine
+        )
+        out[federation] = Html(
+            "<details><summary>Liste des promotions et relégations "
+            f"({count_of(mine.height, 'joueur')})</summary>{body}</details>"
+        )
+    return out
 
 
 def render(data: ReportData, season: str) -> Sequence[Fragment]:
@@ -209,7 +236,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
     movements = data.for_season("series_movements", season)
     if bars.height == 0 and movements.height == 0:
         return [Html('<p class="note">Aucune classification des séries pour cette saison.</p>')]
-    names = data.names()
+    names = data.names_frame()
     out: list[Fragment] = [
         Html(
             "<p>Classification de fin de saison, valable la saison suivante : chaque série "
@@ -238,6 +265,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         set(federated["federation"].to_list()) | set(moves["federation"].to_list()),
         key=lambda f: (f == OTHERS, f),
     )
+    changes = _changes_lists(moves, names)
     for federation in federations:
         out.append(
             tag(
@@ -253,7 +281,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         fed_moves = moves.filter(pl.col("federation") == federation)
         if fed_moves.height:
             out.append(_counts_table(_movement_counts(fed_moves)))
-            out.append(_changes_list(fed_moves, names))
+            out.append(changes[federation])
     return out
 
 
