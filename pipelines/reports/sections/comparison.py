@@ -14,10 +14,13 @@ from pipelines.reports.html import (
     Html,
     count_of,
     definition_list,
+    esc_expr,
     fmt_date,
     fmt_number,
     fmt_signed,
-    player_link,
+    frame_table,
+    per_value,
+    player_link_expr,
     plotly_text,
     table,
     tag,
@@ -166,10 +169,32 @@ def _name(row: dict[str, object], names: dict[str, str]) -> str:
 
 
 def _disagreements(rows: pl.DataFrame, names: dict[str, str]) -> Html:
-    wrong = rows.filter(~pl.col("agrees"))
+    wrong = rows.filter(~pl.col("agrees")).sort(["place", "player_id"], nulls_last=True)
     if wrong.height == 0:
         return Html('<p class="note">Aucun désaccord : les deux classifications coïncident.</p>')
-    body = table(
+    shown = [
+        _name(r, names)
+        for r in wrong.select("player_id", "last_name", "first_name").iter_rows(named=True)
+    ]
+    known = [pid in names for pid in wrong["player_id"].to_list()]
+    frame = wrong.with_columns(
+        pl.Series("_name", shown, dtype=pl.String), pl.Series("_known", known, dtype=pl.Boolean)
+    )
+    text = ["published_series", "published_potential_series", "computed_series"]
+    cells = frame.select(
+        pl.col("place").cast(pl.String),
+        pl.when(pl.col("_known"))
+        .then(player_link_expr(pl.col("player_id"), pl.col("_name"), frame["player_id"]))
+        .otherwise(esc_expr(pl.col("_name")))
+        .alias("player"),
+        esc_expr(pl.col("player_id")).alias("licence"),
+        *(
+            pl.when(pl.col(c).is_null()).then(None).otherwise(esc_expr(pl.col(c))).alias(c)
+            for c in text
+        ),
+        pl.lit(per_value(frame["difference"], fmt_signed)).alias("difference"),
+    )
+    body = frame_table(
         [
             "Place FFSc",
             "Joueur",
@@ -179,20 +204,7 @@ def _disagreements(rows: pl.DataFrame, names: dict[str, str]) -> Html:
             "Série calculée",
             "Écart",
         ],
-        [
-            (
-                r["place"],
-                player_link(r["player_id"], _name(r, names))
-                if r["player_id"] in names
-                else _name(r, names),
-                r["player_id"],
-                r["published_series"],
-                r["published_potential_series"],
-                r["computed_series"],
-                fmt_signed(r["difference"]),
-            )
-            for r in wrong.sort(["place", "player_id"], nulls_last=True).iter_rows(named=True)
-        ],
+        cells,
         numeric=(0, 6),
     )
     return Html(
