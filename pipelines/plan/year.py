@@ -37,12 +37,16 @@ def rows(
     )
 
 
-def tournaments_until(wh: Warehouse, year: int) -> pl.DataFrame:
-    """The tournaments ending in `year` or before, in event order."""
+def tournaments_until(wh: Warehouse, year: int, *, since: int | None = None) -> pl.DataFrame:
+    """The tournaments ending in `year` or before (and in `since` or after), in event
+    order."""
+    where, params = "year(end_date) <= ?", [year]
+    if since is not None:
+        where, params = where + " AND year(end_date) >= ?", [*params, since]
     return wh.read(
-        "SELECT * FROM tournaments WHERE year(end_date) <= ? "
+        f"SELECT * FROM tournaments WHERE {where} "
         "ORDER BY end_date, coalesce(start_date, end_date), tournament_id",
-        [year],
+        list(params),
     )
 
 
@@ -132,10 +136,10 @@ def _paca(wh: Warehouse, year: int, params: Parameters) -> Frames:
 def _finals(wh: Warehouse, year: int, params: Parameters) -> Frames:
     masters, grand_est = params.masters, params.grand_est
     names = load_circuit_codes(params.folder, masters.circuit, grand_est.circuit)
-    tournaments = with_circuit_codes(tournaments_until(wh, year), names).filter(
-        pl.col("end_date").dt.year() >= year - 1
-    )
-    results = results_until(wh, year, since=year - 1).join(
+    # the two years' tournaments (a final may close last year's championship); a final or
+    # a qualifier names its circuit, so the results of the others are left in the warehouse
+    tournaments = with_circuit_codes(tournaments_until(wh, year, since=year - 1), names)
+    results = results_until(wh, year, since=year - 1, circuits_only=True).join(
         tournaments.select("tournament_id"), on="tournament_id", how="semi"
     )
     computed = round_robin_tables(
