@@ -206,8 +206,10 @@ def duplicate_event_scores(
     row, else last season's classification, else the latest rating list, else 7). Without
     it, the series written on the row, else 7.
     """
+    # `_event`: each event's place in (season, tournament_id) order, to sort by integers
+    by_event = events.select("tournament_id", "season", "games").sort("season", "tournament_id")
     frame = results.select("tournament_id", "player_id", "rank", "series").join(
-        events.select("tournament_id", "season", "games"), on="tournament_id", how="inner"
+        by_event.with_row_index("_event"), on="tournament_id", how="inner"
     )
     if held is None:
         written = series_level(pl.col("series"))
@@ -228,13 +230,14 @@ def duplicate_event_scores(
         zone_series(pl.col("series")).alias("_rank"), pl.col("rank").alias("place")
     )
 
-    by_event = "tournament_id"
+    # Each event's zones: one aggregation per event, joined back to its rows.
     zone_exprs: list[pl.Expr] = []
     for x in PERCENT_SERIES:
-        better = (pl.col("_rank") < x).sum().over(by_event).cast(pl.Int64)
-        count = (pl.col("_rank") == x).sum().over(by_event).cast(pl.Int64)
+        better = (pl.col("_rank") < x).sum().cast(pl.Int64)
+        count = (pl.col("_rank") == x).sum().cast(pl.Int64)
         zone_exprs += [(better + 1).alias(f"zone{x}_a"), (better + count).alias(f"zone{x}_b")]
-    frame = frame.with_columns(*zone_exprs, pl.len().over(by_event).alias("_players"))
+    zones = frame.group_by("tournament_id").agg(*zone_exprs, pl.len().alias("_players"))
+    frame = frame.join(zones, on="tournament_id", how="left", maintain_order="left")
 
     pct_exprs = []
     for x in PERCENT_SERIES:
@@ -252,10 +255,9 @@ def duplicate_event_scores(
     frame = frame.with_columns(
         *pct_exprs, pc_points(pl.col("_players"), pl.col("games"), pl.col("place")).alias("pc")
     )
+    # in (season, tournament_id, place, player_id) order: an event's rows by `_event`
     return EVENT_SCORES.check(
-        frame.select(EVENT_SCORES.column_names).sort(
-            ["season", "tournament_id", "place", "player_id"]
-        )
+        frame.sort(["_event", "place", "player_id"]).select(EVENT_SCORES.column_names)
     )
 
 

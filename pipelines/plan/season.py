@@ -410,13 +410,10 @@ def held_series(i: SeasonInputs, results: pl.DataFrame) -> pl.DataFrame:
 
 
 def _event_scores(i: SeasonInputs) -> Frames:
-    results = i.frame("duplicate_results")
-    held = i.frame("season_held_series").join(
-        results.select("tournament_id", "player_id"),
-        on=["tournament_id", "player_id"],
-        how="semi",
+    # the series held in every event of the season: the duplicate rows take theirs
+    scores = duplicate_event_scores(
+        i.frame("duplicate_results"), i.frame("duplicate_events"), i.frame("season_held_series")
     )
-    scores = duplicate_event_scores(results, i.frame("duplicate_events"), held)
     return {"duplicate_event_scores": scores}
 
 
