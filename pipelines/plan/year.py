@@ -58,23 +58,25 @@ def results_until(
     `circuits_only`: only the tournaments of a circuit or named by a circuit calendar (the
     rest of the federation's results is no circuit's business, and reading every result
     of every earlier year for each year would cost the square of the years)."""
-    where = ["year(t.end_date) <= ?"]
+    where = ["year(end_date) <= ?"]
     params: list[object] = [year]
     if since is not None:
-        where.append("year(t.end_date) >= ?")
+        where.append("year(end_date) >= ?")
         params.append(since)
     if circuits_only:
         named = (
-            " OR r.tournament_id IN (SELECT trim(tournament_id) FROM circuit_calendar "
+            " OR tournament_id IN (SELECT trim(tournament_id) FROM circuit_calendar "
             "WHERE tournament_id IS NOT NULL)"
             if "circuit_calendar" in wh.tables()
             else ""
         )
-        where.append(f"(t.circuit IS NOT NULL{named})")
+        where.append(f"(circuit IS NOT NULL{named})")
+    # the tournaments chosen first, then their results (half the work of filtering the
+    # join of every result)
     return wh.read(
+        f"WITH t AS (SELECT * FROM tournaments WHERE {' AND '.join(where)}) "
         "SELECT r.*, t.end_date, coalesce(t.start_date, t.end_date) AS start_date, t.circuit, "
-        "t.category FROM results r JOIN tournaments t USING (tournament_id) "
-        f"WHERE {' AND '.join(where)}",
+        "t.category FROM results r JOIN t USING (tournament_id)",
         params,
     )
 
