@@ -222,7 +222,7 @@ def french_numbers(values: pl.Series, decimals: int = 0, *, signed: bool = False
     return frame.select(shown.alias(values.name)).to_series()
 
 
-def _plotly_expr(expr: pl.Expr) -> pl.Expr:
+def plotly_expr(expr: pl.Expr) -> pl.Expr:
     """`plotly_text` of a text column (a missing value as "")."""
     for unsafe, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
         expr = expr.str.replace_all(unsafe, entity, literal=True)
@@ -276,7 +276,7 @@ def season_trajectories(
     else:
         raise ValueError(f"no trajectory of kind {kind!r}")
     pid = pl.col("player_id")
-    name = _plotly_expr(pid.replace_strict(dict(names), default=pid, return_dtype=pl.String))
+    name = plotly_expr(pid.replace_strict(dict(names), default=pid, return_dtype=pl.String))
     event = pl.col("tournament_name")
     event = pl.when(event.is_null() | (event == "")).then(pl.col("tournament_id")).otherwise(event)
     frame = h.select(
@@ -287,7 +287,7 @@ def season_trajectories(
             pl.lit("<b>"),
             name,
             pl.lit("</b><br>"),
-            _plotly_expr(event),
+            plotly_expr(event),
             pl.lit(" ("),
             pl.col("end_date").dt.strftime("%d/%m/%Y").fill_null("—"),
             pl.lit(")<br>"),

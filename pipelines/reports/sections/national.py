@@ -10,14 +10,21 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.reports.charts import BAR_LINE, PALETTE, axis, base_layout, vline
+from pipelines.reports.charts import (
+    BAR_LINE,
+    PALETTE,
+    axis,
+    base_layout,
+    french_numbers,
+    plotly_expr,
+    vline,
+)
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_number, join, player_link, plotly_text, table, tag
 from pipelines.reports.labels import (
     BAR_KINDS,
     NATIONAL_CRITERIA,
     NATIONAL_RULES,
-    national_value,
     series_label,
     series_sort_key,
 )
@@ -112,17 +119,36 @@ def _padded(xs: list[float]) -> list[float] | None:
     return [low - 0.16 * span, high + 0.04 * span]
 
 
+def _by_subseries(
+    subseries: pl.Series, values: dict[Any, Any], dtype: pl.DataType | type[pl.DataType]
+) -> pl.Expr:
+    """A column holding `values[subseries]` of each row (a missing sub-series included)."""
+    known = [sub for sub in values if sub is not None]
+    mapped = pl.lit(subseries).replace_strict(
+        pl.Series(known, dtype=pl.String),
+        pl.Series([values[sub] for sub in known], dtype=dtype),
+        default=None,
+    )
+    if None in values:
+        return (
+            pl.when(pl.lit(subseries).is_null())
+            .then(pl.lit(values[None], dtype=dtype))
+            .otherwise(mapped)
+        )
+    return mapped
+
+
 def _panel(
     rule: str,
     rows: pl.DataFrame,
     bars: pl.DataFrame,
     cle: pl.DataFrame,
-    names: dict[str, str],
+    names: pl.DataFrame,
     index: int,
 ) -> dict[str, Any]:
     """One panel: the points of the players `rule` classified, a row per (sub-)series,
     with the bars of the rule (or the clé's bounds) as lines."""
-    steps = {(r["series"], r["subseries"]) for r in rows.iter_rows(named=True)}
+    steps = set(rows.select("series", "subseries").unique().iter_rows())
     steps |= {
         (r["series"], r["subseries"])
         for r in bars.filter(pl.col("rule") == rule).iter_rows(named=True)
@@ -135,29 +161,39 @@ def _panel(
     position = {step: len(ordered) - 1 - i for i, step in enumerate(ordered)}
     suffix = "" if index == 0 else str(index + 1)
     xref, yref = f"x{suffix}", f"y{suffix}"
-    criterion, unit, _ = NATIONAL_CRITERIA.get(rule, ("", "", 2))
+    criterion, unit, decimals = NATIONAL_CRITERIA.get(rule, ("", "", 2))
     # bigger points when there are few of them (a small federation stays legible printed)
     marker = 12 if rows.height < 30 else 10 if rows.height < 60 else 8 if rows.height < 200 else 6
     traces: list[dict[str, Any]] = []
+    # each point's value as `national_value` writes it (the rows drawn have one)
+    number = french_numbers(rows["value"], decimals)
+    shown = pl.lit(f"{criterion} " if criterion else "") + pl.lit(number) + pl.lit(unit)
+    rows = rows.with_columns(plotly_expr(shown).alias("_value"))
     for series in sorted({s for s, _ in ordered}, key=series_sort_key):
         mine = rows.filter(pl.col("series") == series).sort(
             ["subseries", "value", "player_id"], nulls_last=True
         )
-        x: list[float] = []
-        y: list[float] = []
-        text: list[str] = []
-        counts: dict[tuple[str, str | None], int] = {}
-        for r in mine.iter_rows(named=True):
-            step = (r["series"], r["subseries"])
-            k = counts.get(step, 0)
-            counts[step] = k + 1
-            x.append(r["value"])
-            y.append(position[step] + ((k * _SPREAD) % 1 - 0.5) * 0.6)
-            name = plotly_text(names.get(r["player_id"], r["player_id"]))
-            text.append(
-                f"<b>{name}</b><br>{plotly_text(_row_label(*step))} : "
-                f"{plotly_text(national_value(rule, r['value']))}"
-            )
+        # the k-th point of its (sub-)series row, spread around the row's position
+        at = {sub: position[(series, sub)] for sub in mine["subseries"].unique().to_list()}
+        labels = {sub: plotly_text(_row_label(series, sub)) for sub in at}
+        k = pl.int_range(pl.len()).over("subseries")
+        points = mine.select(
+            "value",
+            (
+                _by_subseries(mine["subseries"], at, pl.Int64) + ((k * _SPREAD) % 1 - 0.5) * 0.6
+            ).alias("y"),
+            pl.concat_str(
+                pl.lit("<b>"),
+                plotly_expr(pl.col("name")),
+                pl.lit("</b><br>"),
+                _by_subseries(mine["subseries"], labels, pl.String),
+                pl.lit(" : "),
+                pl.col("_value"),
+            ).alias("text"),
+        )
+        x: list[float] = points["value"].to_list()
+        y: list[float] = points["y"].to_list()
+        text: list[str] = points["text"].to_list()
         traces.append(
             {
                 "type": "scatter",
@@ -287,8 +323,9 @@ def _chart(
     rows: pl.DataFrame,
     bars: pl.DataFrame,
     cle: pl.DataFrame,
-    names: dict[str, str],
+    names: pl.DataFrame,
 ) -> Chart | None:
+    """`names`: `ReportData.names_frame()`."""
     drawn = rows.filter(
         ~pl.col("rule").is_in(list(NOT_DRAWN))
         & pl.col("value").is_not_null()
@@ -296,6 +333,9 @@ def _chart(
     )
     if drawn.height == 0:
         return None
+    drawn = drawn.join(names, on="player_id", how="left", maintain_order="left").with_columns(
+        pl.col("name").fill_null(pl.col("player_id"))
+    )
     rules = sorted(
         drawn["rule"].unique().to_list(),
         key=lambda r: list(NATIONAL_RULES).index(r) if r in NATIONAL_RULES else len(NATIONAL_RULES),
@@ -541,7 +581,7 @@ def render(data: ReportData, season: str) -> Sequence[Fragment]:
         if rule == "median" and not cle_shown and cle.height:
             out.append(_cle_table(cle, federations))
             cle_shown = True
-        chart = _chart(code, name, rows, fed_bars, cle, names)
+        chart = _chart(code, name, rows, fed_bars, cle, data.names_frame())
         out.append(
             chart
             if chart is not None
