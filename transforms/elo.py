@@ -26,7 +26,7 @@ Decisions taken here:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, overload
 
@@ -164,19 +164,30 @@ def rate_tournament(
     return _rate(p, o, s, rating, k, params)
 
 
-def _first_high_list(rating_lists: pl.DataFrame, threshold: float) -> dict[str, object]:
-    """Per player, the date of the first rating list giving them an Elo ≥ `threshold`."""
+def _first_high_list(rating_lists: pl.DataFrame, threshold: float) -> pl.DataFrame:
+    """`player_id, _high`: the date of the first rating list giving each player an Elo ≥
+    `threshold`."""
     if "elo" not in rating_lists.columns or rating_lists.height == 0:
-        return {}
-    high = rating_lists.filter(pl.col("elo") >= threshold)
-    return dict(high.group_by("player_id").agg(pl.col("as_of").cast(pl.Date).min()).iter_rows())
+        return pl.DataFrame(schema={"player_id": pl.String, "_high": pl.Date})
+    return (
+        rating_lists.filter(pl.col("elo") >= threshold)
+        .group_by("player_id")
+        .agg(pl.col("as_of").cast(pl.Date).min().alias("_high"))
+        .select(pl.col("player_id").cast(pl.String), "_high")
+    )
 
 
-def _birth_years(results: pl.DataFrame) -> dict[str, int]:
+def _birth_years(results: pl.DataFrame) -> pl.DataFrame:
+    """`player_id, _birth`: the largest birth year written on each player's results."""
     if "birth_year" not in results.columns:
-        return {}
-    known = results.select("player_id", "birth_year").drop_nulls("birth_year")
-    return dict(known.group_by("player_id").agg(pl.col("birth_year").max()).iter_rows())
+        return pl.DataFrame(schema={"player_id": pl.String, "_birth": pl.Int64})
+    return (
+        results.select("player_id", "birth_year")
+        .drop_nulls("birth_year")
+        .group_by("player_id")
+        .agg(pl.col("birth_year").max().cast(pl.Int64).alias("_birth"))
+        .select(pl.col("player_id").cast(pl.String), "_birth")
+    )
 
 
 def elo_history(
@@ -193,7 +204,10 @@ def elo_history(
     the tournaments rated before these (the earlier seasons' `elo_history`, see
     `last_elo`)."""
     ordered = ordered_tournaments(tournaments, params.disciplines)
-    sides = both_sides(games).join(ordered.select("tournament_id"), on="tournament_id", how="semi")
+    rated = games.join(
+        ordered.select("tournament_id"), on="tournament_id", how="semi", maintain_order="left"
+    )
+    sides = both_sides(rated)
     missing = sides.filter(
         pl.col("player_result").is_null()
         & (pl.col("player_score").is_null() | pl.col("opponent_score").is_null())
@@ -246,8 +260,6 @@ def elo_history(
         rating_lists,
         ["elo", "elo_games"],
     )
-    births = _birth_years(results)
-    high_lists = _first_high_list(rating_lists, params.k.high_threshold)
     participants = (
         participants.join(
             listed.select("tournament_id", "player_id", "elo", "elo_games"),
@@ -255,14 +267,9 @@ def elo_history(
             how="left",
             maintain_order="left",
         )
+        .join(_birth_years(results), on="player_id", how="left", maintain_order="left")
         .join(
-            _by_player(births, "_birth", pl.Int64),
-            on="player_id",
-            how="left",
-            maintain_order="left",
-        )
-        .join(
-            _by_player(high_lists, "_high", pl.Date),
+            _first_high_list(rating_lists, params.k.high_threshold),
             on="player_id",
             how="left",
             maintain_order="left",
@@ -447,14 +454,4 @@ def last_elo(history: pl.DataFrame, params: EloParams) -> pl.DataFrame:
         ((pl.col("rating_before") >= threshold) | (pl.col("rating_after") >= threshold))
         .any()
         .alias("reached"),
-    )
-
-
-def _by_player(
-    values: Mapping[str, object], name: str, dtype: pl.DataType | type[pl.DataType]
-) -> pl.DataFrame:
-    """A player → value mapping as a frame (`player_id`, `name`) to join on."""
-    return pl.DataFrame(
-        {"player_id": list(values), name: list(values.values())},
-        schema={"player_id": pl.String, name: dtype},
     )
