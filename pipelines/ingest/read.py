@@ -96,6 +96,10 @@ def _detected(header: tuple[str, ...]) -> tuple[Kind | None, tuple[str, ...], st
     return kind, columns, None
 
 
+# A parser's frame of at least this many rows is typed as it is (`RawTable.from_frame`).
+FRAME_ROWS = 10_000
+
+
 @dataclass
 class RawTable:
     """One kind of content of one file, still as text: the canonical columns it has, and
@@ -128,7 +132,10 @@ class RawTable:
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> RawTable:
-        """From a parser's frame of string columns plus `_row`."""
+        """From a parser's frame of string columns plus `_row` (kept as a chunk when it
+        is large: its rows never become Python lists)."""
+        if frame.height >= FRAME_ROWS:
+            return cls(columns={}, rows=[], chunks=[frame])
         columns = {c: frame[c].to_list() for c in frame.columns if c != "_row"}
         return cls(columns=columns, rows=frame["_row"].to_list())
 

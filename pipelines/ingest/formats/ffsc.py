@@ -86,6 +86,9 @@ def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[st
     else:
         date = as_of if isinstance(as_of, dt.date) else dt.date.fromisoformat(as_of)
     text = decode_text(data, name)
+    plain = _parse_plain(text, name, date)
+    if plain is not None:
+        return plain
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=";")
     records: list[tuple[int, list[str]]] = []
     start = 1
@@ -131,6 +134,124 @@ def parse(data: bytes, name: str, as_of: dt.date | str | None = None) -> dict[st
         "rating_list": string_frame(ratings, RATING_LIST.columns, lines),
         "published_series": string_frame(published, PUBLISHED_SERIES_COLUMNS, lines),
     }
+
+
+# What `parse` reads row by row, read by Polars when the text leaves nothing to Python's csv
+# module but splitting lines (as `pipelines.ingest.read.plain_csv`); the row checks are
+# stricter than `_published_row`'s (ASCII digits, the suffixes' own cases), whose messages
+# they leave to it: a row only Polars refuses sends the file back to `parse`'s own loop.
+_NOT_PLAIN = ('"', "\x1c", "\x1d", "\x1e", "\x1f")
+_STRICT_PLACE = r"^[0-9]+\s*(?:[eE][xX]|[eE]|[eE][rR]|[èÈ][rR][eE])?\.?$"
+_STRICT_DECIMAL = r"^-?[0-9]+(?:[.,][0-9]+)?$"
+
+
+def _parse_plain(text: str, name: str, date: dt.date) -> dict[str, pl.DataFrame] | None:
+    """`parse`'s frames of a plain text, or None when `parse` reads it row by row."""
+    returns = text.count("\r")
+    if any(c in text for c in _NOT_PLAIN) or (returns and returns != text.count("\r\n")):
+        return None
+    if returns:
+        text = text.replace("\r\n", "\n")
+    end = text.find("\n")
+    first = text if end < 0 else text[:end]
+    if not first.strip() or first.splitlines() != [first]:
+        return None
+    header = [c.strip().lstrip("\ufeff").lower() for c in first.split(";")]
+    if any(column not in header for column in HEADER):
+        return None  # `parse` says which
+    position = {column: header.index(column) for column in HEADER}
+    body = "" if end < 0 else text[end + 1 :]
+    line = pl.col("_line")
+    rows = (
+        pl.DataFrame({"_line": [body]}, schema={"_line": pl.String})
+        .with_columns(line.str.split("\n"))
+        .with_columns(pl.int_ranges(2, line.list.len() + 2, dtype=pl.Int64).alias("_row"))
+        .explode("_line", "_row")
+    )
+    longest = rows.select(line.str.len_chars().max()).item() or 0
+    if max(longest, len(first)) > csv.field_size_limit():
+        return None  # the csv module's limit on a cell
+    rows = (
+        rows.filter(~line.str.contains(r"^[\s;]*$"))
+        .with_columns(line.str.split(";").alias("_cells"))
+        .select(
+            "_row",
+            (pl.col("_cells").list.len() < len(header)).alias("_short"),
+            *[
+                pl.col("_cells").list.get(i, null_on_oob=True).str.strip_chars().alias(column)
+                for column, i in position.items()
+            ],
+        )
+    )
+    compact = {
+        column: pl.col(column)
+        .str.replace_all("\u00a0", "", literal=True)
+        .str.replace_all(" ", "", literal=True)
+        for column in _DECIMAL_COLUMNS
+    }
+    flagged = rows.filter(
+        pl.col("_short")
+        | (pl.col("licence") == "")
+        | (pl.col("joueur") == "")
+        | ((pl.col("place") != "") & ~pl.col("place").str.contains(_STRICT_PLACE))
+        | pl.any_horizontal(
+            (value != "") & ~value.str.contains(_STRICT_DECIMAL) for value in compact.values()
+        )
+    )
+    for row in flagged.iter_rows(named=True):
+        if row["_short"]:
+            raise ExportError(
+                name,
+                f"la ligne a {quantity(len(_cells_of(body, row['_row'])), 'cellule')} alors "
+                f"que la ligne d'en-tête en a {len(header)}",
+                row=row["_row"],
+            )
+        _published_row({c: row[c] for c in HEADER}, name, row["_row"])  # raises
+        return None  # a row only the strict checks refuse: read row by row
+    names = rows["joueur"].unique()
+    split = [split_name(joueur) for joueur in names]
+    empty = pl.col(pl.String).exclude("last_name", "first_name", "player_id").replace("", None)
+    published = rows.select(
+        pl.col("licence").alias("player_id"),
+        pl.col("joueur")
+        .replace_strict(names, [last for last, _ in split], return_dtype=pl.String)
+        .alias("last_name"),
+        pl.col("joueur")
+        .replace_strict(names, [first for _, first in split], return_dtype=pl.String)
+        .alias("first_name"),
+        pl.col("place").str.extract(r"^([0-9]+)", 1).alias("place"),
+        pl.col("categorie").alias("category"),
+        pl.col("serie").alias("series"),
+        pl.col("club"),
+        pl.col("serie_potentielle").alias("potential_series"),
+        *[
+            value.str.replace_all(",", ".", literal=True).alias(_DECIMAL_COLUMNS[column])
+            for column, value in compact.items()
+        ],
+        "_row",
+    ).with_columns(empty)
+    ratings = published.select(
+        *[
+            pl.col("player_id")
+            if column == "player_id"
+            else pl.col("series")
+            if column == "series"
+            else pl.lit(date.isoformat() if column == "as_of" else None, pl.String).alias(column)
+            for column in RATING_LIST.columns
+        ],
+        "_row",
+    )
+    return {
+        "results": string_frame([], RESULTS.columns, []),
+        "games": string_frame([], GAMES.columns, []),
+        "rating_list": ratings,
+        "published_series": published.select(*PUBLISHED_SERIES_COLUMNS, "_row"),
+    }
+
+
+def _cells_of(body: str, row: int) -> list[str]:
+    """The cells of line `row` of the file (`body` starting on line 2)."""
+    return body.split("\n")[row - 2].split(";")
 
 
 def _published_row(cells: dict[str, str], name: str, line: int) -> dict[str, str | None]:
