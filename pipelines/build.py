@@ -32,6 +32,7 @@ from pipelines.build_state import (
 from pipelines.definitions import defs as project_defs
 from pipelines.ingest.bounds import LATE_DATE
 from pipelines.ingest.raw import listing
+from pipelines.instance import build_instance
 from pipelines.locks import exclusive
 from pipelines.progress import PROGRESS, throttled
 from pipelines.publish import Publish, journal_path, publish, recover
@@ -451,8 +452,9 @@ def _definitions(resource: WarehouseResource, emit: Printer) -> dg.Definitions:
 def _ephemeral_instance() -> dg.DagsterInstance:
     """The in-memory Dagster instance the builds of this process run in (one is enough: each
     build's ingest sets its dynamic partitions to those of its raw folder, and creating an
-    instance costs about half a second a build)."""
-    return dg.DagsterInstance.ephemeral()
+    instance costs about half a second a build); its event log keeps the run events only
+    (`pipelines.instance`)."""
+    return build_instance()
 
 
 def _materialise(

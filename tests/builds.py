@@ -12,6 +12,7 @@ from typing import Any
 import dagster as dg
 
 from pipelines.build import BuildSummary, run_build
+from pipelines.instance import build_instance
 from pipelines.resources import WarehouseResource
 
 
@@ -49,8 +50,8 @@ def materialise(
 ) -> dg.ExecuteInProcessResult:
     """`assets` (and their checks) materialised in-process on `warehouse` (a path or a
     resource), for one `partition` if given; `partitions` adds dynamic partitions (name →
-    keys) to the instance first (a new ephemeral one unless `instance`)."""
-    instance = instance if instance is not None else dg.DagsterInstance.ephemeral()
+    keys) to the instance first (a new in-memory one, `pipelines.instance`, unless `instance`)."""
+    instance = instance if instance is not None else build_instance()
     for name, keys in (partitions or {}).items():
         instance.add_dynamic_partitions(name, list(keys))
     resource = (
