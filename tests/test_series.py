@@ -15,6 +15,7 @@ import pytest
 from pipelines.reference.federations import load_federations
 from pipelines.reference.series import load_series_params, load_series_quotas
 from transforms.calendar import ordered_events
+from transforms.distinct import per_distinct
 from transforms.series import (
     CASCADE_SERIES,
     CRITERIA,
@@ -24,19 +25,24 @@ from transforms.series import (
     SeriesQuotas,
     classify_season,
     duplicate_event_scores,
+    event_coefficients,
+    federation_key_expr,
     quota_check,
     season_standings,
     series_boundaries,
     series_boundaries_array,
 )
+from transforms.series_labels import series_level, series_level_of
 from transforms.series_population import event_series
 from transforms.series_provisional import (
+    _running_standings,
     provisional_as_of,
     provisional_changes,
     provisional_classification,
 )
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
+PCT = [f"pct_n{x}" for x in (1, 2, 3, 4)]
 SEASON = "2023-2024"
 FEDERATIONS = load_federations(REFERENCE)
 
@@ -746,3 +752,104 @@ def test_boundaries_of_many_populations_at_once(quotas: SeriesQuotas) -> None:
             one = series_boundaries(table, size)
             assert row == [one.get(s, -1) for s in CASCADE_SERIES], (size, row, one)
     assert series_boundaries_array(quotas, np.array([50]))[0, :2].tolist() == [1, 2]
+
+
+# --------------------------------------------------------------------------- the fast paths
+
+
+def test_labels_and_federations_read_once_per_distinct_value() -> None:
+    """`series_level_of` and `per_distinct` give, row by row, what the expression gives on
+    every row: written labels (accents, spaces, sub-series, nonsense, null) and the quota
+    federation of written federations (a null federation is `*`)."""
+    labels = ["5", " Série 4 B", "super-série", "ss", None, "8", "5", "6a", "", None, "Serie-3"]
+    frame = pl.DataFrame({"series": labels})
+    direct = frame.select(series_level(pl.col("series"))).to_series().to_list()
+    assert direct[:4] == ["5", "4", "SS", "SS"]
+    assert frame.select(series_level_of(frame, "series")).to_series().to_list() == direct
+
+    feds = pl.DataFrame({"federation": ["FFSc", "France", None, "Belgique", "XYZ", "fra", None]})
+    known = {"*", "FRA", "BEL"}
+    keys = feds.select(federation_key_expr("federation", FEDERATIONS, known)).to_series()
+    looked_up = feds.select(
+        per_distinct(
+            feds, "federation", lambda f: federation_key_expr(f, FEDERATIONS, known), pl.String
+        )
+    ).to_series()
+    assert looked_up.to_list() == keys.to_list() == ["FRA", "FRA", "*", "BEL", "*", "FRA", "*"]
+
+
+def test_running_standings_are_the_cumulative_sums_bit_for_bit(params: SeriesParams) -> None:
+    """The provisional classification's running standings (one compiled pass) are, to the
+    last bit, Polars' cumulative sums per player over the events divided by max(weight, D),
+    on a random season with coefficients and a minimum divisor."""
+    results, events, _ = _random_season(11)
+    scores = duplicate_event_scores(results, events)
+    ids = ordered_events(events).get_column("tournament_id")
+    order = ids.to_frame().with_row_index("_k").with_columns(pl.col("_k").cast(pl.Int64))
+    for divisor in (0.0, 2.5):
+        season_params = dataclasses.replace(params, minimum_divisor=divisor)
+        got = _running_standings(scores, order, events, season_params)
+        w = pl.col("coefficient")
+        per_event = (
+            scores.join(order, on="tournament_id")
+            .join(event_coefficients(events, season_params), on="tournament_id", how="left")
+            .with_columns(w.fill_null(float(season_params.default_coefficient)))
+            .group_by(["player_id", "_k"])
+            .agg(
+                *[(w * pl.col(c)).sum().alias(c) for c in PCT],
+                w.sum().alias("_weight"),
+                pl.col("pc").fill_null(0.0).sum(),
+            )
+            .sort(["player_id", "_k"])
+        )
+        weight = pl.col("_weight").cum_sum().over("player_id")
+        divided = pl.max_horizontal(weight, pl.lit(divisor))
+        expected = per_event.select(
+            "player_id",
+            "_k",
+            *[(pl.col(c).cum_sum().over("player_id") / divided).alias(c) for c in PCT],
+            pl.col("pc").cum_sum().over("player_id"),
+        )
+        assert got.height == expected.height > results.height // 2
+        assert got.equals(expected)
+
+
+def test_event_series_takes_each_players_latest_list_among_interleaved_dates() -> None:
+    """The rating list a player's series comes from is their own latest one dated on or
+    before the event, whatever the other players' list dates and the entries' order."""
+    lists = pl.DataFrame(
+        {
+            "player_id": ["a", "b", "a", "b", "a", "c"],
+            "as_of": [dt.date(2023, m, 1) for m in (1, 2, 3, 4, 5, 6)],
+            "series": ["3", "5", "2", "4", None, "6"],
+        }
+    )
+    entries = pl.DataFrame(
+        {
+            "tournament_id": ["T5", "T1", "T4", "T2", "T3", "T6"],
+            "player_id": ["a", "a", "b", "b", "a", "c"],
+            "series": [None] * 6,
+            "season": [SEASON] * 6,
+            "start": [
+                dt.date(2023, 5, 2),  # a: the May list gives no series, March's does
+                dt.date(2023, 1, 1),  # a: the January list, dated that day
+                dt.date(2023, 3, 31),  # b: February's, not a's March list
+                dt.date(2023, 1, 15),  # b: no list yet
+                dt.date(2023, 3, 1),
+                dt.date(2023, 5, 31),  # c: June's list comes after
+            ],
+        },
+        schema_overrides={"series": pl.String},
+    )
+    no_classification = pl.DataFrame(
+        schema={"season": pl.String, "player_id": pl.String, "series": pl.String}
+    )
+    held = event_series(entries, no_classification, lists)
+    assert held.rows() == [
+        ("T5", "a", "2", "rating_list"),
+        ("T1", "a", "3", "rating_list"),
+        ("T4", "b", "5", "rating_list"),
+        ("T2", "b", "7", "default"),
+        ("T3", "a", "2", "rating_list"),
+        ("T6", "c", "7", "default"),
+    ]
