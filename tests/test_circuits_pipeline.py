@@ -20,6 +20,7 @@ from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.years.assets import YEAR_ASSETS
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.circuits import load_circuit_names, load_circuit_params
+from pipelines.reports.circuits.common import results_of
 from pipelines.reports.circuits.pages import render_circuit_page, write_year_reports, year_pages
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename
@@ -550,6 +551,24 @@ def test_the_finals_pages(example_site: Path) -> None:
     assert "<s>" in grand_est  # annulled games struck out in the crosstable
     assert 'id="grand-est-qualifying"' in grand_est
     assert "Classement de la phase qualificative 2024" in grand_est
+
+
+def test_a_page_reads_the_results_of_its_own_tournaments(example_site: Path) -> None:
+    """`results_of`: the results rows of the tournaments asked for, read by season, in
+    the table's order within each tournament — the rows the whole table holds for them."""
+    warehouse = Warehouse(example_site / "w.duckdb")
+    with warehouse.held():  # one connection for the reads
+        data = ReportData(warehouse)
+        ids = data.table("circuit_points")["tournament_id"].unique().sort().to_list()
+        ids += data.table("round_robin_standings")["tournament_id"].unique().sort().to_list()
+        got = results_of(data, ids).sort("tournament_id", maintain_order=True)
+        whole = data.table("results")
+    expected = whole.filter(pl.col("tournament_id").is_in(ids)).sort(
+        "tournament_id", maintain_order=True
+    )
+    assert got.equals(expected)
+    assert got["tournament_id"].n_unique() == len(set(ids)) >= 3
+    assert got.height < whole.height
 
 
 def test_a_year_without_circuits_still_has_its_index(example_site: Path, tmp_path: Path) -> None:
