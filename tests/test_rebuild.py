@@ -4,6 +4,7 @@ what a fresh build of the same folder gives."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -14,6 +15,7 @@ import pipelines.build as build
 from pipelines.build_state import STATE_FILE, load_state
 from pipelines.reports.html import player_filename
 from pipelines.reports.player_pages import DIGESTS_FILE
+from pipelines.reports.player_seasons import SEASONS_DIR
 from pipelines.resources import default_cache
 from tests.builds import build as _build  # `build`: the module, patched below
 from tests.support import results_csv, tree_hashes
@@ -106,35 +108,54 @@ def test_a_failed_build_forgets_the_state(
     assert not (default_cache(tmp_path / "w.duckdb") / STATE_FILE).exists()
 
 
+def _season_records(folder: Path) -> dict[str, dict[str, object]]:
+    """The records of the season file of 2023-2024 (`player_seasons`), by licence."""
+    text = (folder / SEASONS_DIR / "2023-2024.js").read_text(encoding="utf-8")
+    return dict(json.loads(text[text.index("= {") + 2 : text.rindex("}") + 1]))
+
+
 def test_a_new_tournament_renders_only_its_players_pages(raw: Path, tmp_path: Path) -> None:
+    """A classique tournament where 101 (4th in Elo) beats 100 twice: the Elo ranks of 102
+    and 103, who did not play it, move; their pages show them from the season's shared file,
+    which changes, and are not rewritten: only the pages of 100 and 101 are."""
     _build(raw, tmp_path)
     folder = tmp_path / "reports" / "joueurs"
     assert (folder / DIGESTS_FILE).exists()
-    before = {p.name: p.stat().st_ino for p in folder.glob("*.html")}
-    # a classique tournament between players 100 and 101 only
+    before = {p.name: (p.stat().st_ino, p.read_bytes()) for p in folder.glob("*.html")}
+    ranks = _season_records(folder)
     (raw / "2023-2024" / "C2.csv").write_text(
         results_csv(
             "C2",
-            [("100", "Dupont", "Jean", 1), ("101", "Martin", "Hélène", 2)],
+            [("101", "Martin", "Hélène", 1), ("100", "Dupont", "Jean", 2)],
             date="2024-03-10",
-            games=1,
+            games=2,
         ),
         encoding="utf-8",
     )
     (raw / "2023-2024" / "C2_games.csv").write_text(
         "tournament_id,round,player_id,opponent_id,player_score,opponent_score\n"
-        "C2,1,100,101,400,350\n",
+        "C2,1,101,100,450,300\nC2,2,101,100,420,310\n",
         encoding="utf-8",
     )
     _build(raw, tmp_path)
-    after = {p.name: p.stat().st_ino for p in folder.glob("*.html")}
+    after = {p.name: (p.stat().st_ino, p.read_bytes()) for p in folder.glob("*.html")}
     assert after.keys() == before.keys()
-    rendered = {name for name in after if after[name] != before[name]}
+    rendered = {name for name in after if after[name][0] != before[name][0]}
     assert rendered == {player_filename("100"), player_filename("101")}
+    # no other page changed a byte, though a rank it shows moved
+    assert all(after[n][1] == before[n][1] for n in after if n not in rendered)
+    moved = _season_records(folder)
+    assert [ranks[p]["e"] for p in ("101", "102", "103")] == ["4", "2", "3"]
+    assert [moved[p]["e"] for p in ("101", "102", "103")] == ["2", "3", "4"]
 
     fresh = tmp_path / "fresh"
     _build(raw, fresh)
-    assert tree_hashes(folder) == tree_hashes(fresh / "reports" / "joueurs")
+    # the pages and season files as a fresh build writes them (the digests hash the code,
+    # which another edit of the tree may change between two builds)
+    ours, theirs = tree_hashes(folder), tree_hashes(fresh / "reports" / "joueurs")
+    assert {k: v for k, v in ours.items() if k != DIGESTS_FILE} == {
+        k: v for k, v in theirs.items() if k != DIGESTS_FILE
+    }
 
 
 def test_a_deleted_player_page_is_written_again(raw: Path, tmp_path: Path) -> None:
