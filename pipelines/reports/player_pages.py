@@ -165,7 +165,9 @@ def _load(data: ReportData) -> _PlayerData:
         blocks=tuple((block, block.load(data)) for block in discover_blocks()),
         listed=by_player(data.table("rating_lists").sort("as_of", "player_id")),
         standings=by_player(data.table("series_standings")),
-        published=by_player(data.table("series_comparison").sort("as_of")),
+        published=by_player(
+            data.table("series_comparison").sort("as_of"), UNSHOWN["series_comparison"]
+        ),
         events=_event_weights(data),
         divisor=float(data.params.series.minimum_divisor),
         federations={w: data.federation_label(w) for w in written},

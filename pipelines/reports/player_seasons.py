@@ -50,6 +50,8 @@ UNSHOWN: Mapping[str, tuple[str, ...]] = {
         "super_serie_value",
     ),
     "series_movements": ("series", "movement"),
+    # the page shows the FFSc's published series only, not its comparison with ours
+    "series_comparison": ("computed_series", "agrees", "difference"),
     # the order of events over the whole warehouse: a page shows its rows in that order
     # (hashed with them), never the number, which every earlier new event shifts
     "history": ("event_order",),
