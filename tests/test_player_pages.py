@@ -4,14 +4,23 @@ page links only to the seasons that have a report (issue 27, item 2)."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from pathlib import Path
 
 import polars as pl
 
-from pipelines.reports.html import Html, fmt_number, fmt_signed, table
+from pipelines.reports.html import Html, fmt_number, fmt_signed, player_filename, table
 from pipelines.reports.player_blocks import by_player, season_link
 from pipelines.reports.player_pages import _bodies, _Cell, _table_of
+from pipelines.reports.player_seasons import (
+    FILLER,
+    SEASONS_DIR,
+    WHY,
+    season_file_text,
+    season_records,
+)
 
 CELLS: tuple[_Cell, ...] = (
     (("name",), lambda name: name),
@@ -91,3 +100,146 @@ def test_player_pages_link_only_to_written_reports(sample_site: Path) -> None:
     assert linked, "no player page links to a season report"
     assert sorted(s for s in linked if not (reports / s / "index.html").is_file()) == []
     assert "2026-2027" not in linked and named_only > 0
+
+
+# ---------------------------------------------------------------- the season files (issue 25)
+
+
+def test_season_records_hold_the_texts_a_page_showed() -> None:
+    """A player's record of a season: the ranks as the table wrote them, the series
+    computed here (« Super-série » for the super-série) with its step, the sub-series, the
+    movement and the criterion in French; no value: null (the page shows « — »)."""
+    cote = pl.DataFrame(
+        {"season": ["2024-2025"] * 2, "player_id": ["a", "b"], "rank": [12, 2350]},
+        schema_overrides={"rank": pl.Int64},
+    )
+    elo = pl.DataFrame({"season": ["2024-2025"], "player_id": ["a"], "rank": [3]})
+    classification = pl.DataFrame(
+        {
+            "season": ["2024-2025", "2024-2025", "2023-2024"],
+            "player_id": ["a", "c", "a"],
+            "series": ["1", "5", None],
+            "subseries": ["1A", "5D", None],
+            "super_serie": [True, False, False],
+            "criterion": ["pct_n1", "pc", None],
+            "value": [63.25, 717.5, None],
+        }
+    )
+    movements = pl.DataFrame(
+        {"season": ["2024-2025"], "player_id": ["c"], "movement": ["promoted"]}
+    )
+    records = season_records(cote, elo, classification, movements)
+    got = {(season, pid): json.loads(record) for season, pid, record in records.iter_rows()}
+    assert list(got) == [
+        ("2023-2024", "a"),
+        ("2024-2025", "a"),
+        ("2024-2025", "b"),
+        ("2024-2025", "c"),
+    ]
+    assert got["2024-2025", "a"] == {
+        "c": "12",
+        "e": "3",
+        "s": "SS",
+        "l": "Super-série",
+        "n": 0,
+        "u": "1A",
+        "m": None,
+        "k": "%N1 63,25 %",
+    }
+    assert got["2024-2025", "b"] == dict.fromkeys("ceslnumk") | {"c": "2350"}
+    assert got["2024-2025", "c"] == {
+        "c": None,
+        "e": None,
+        "s": "5",
+        "l": "Série 5",
+        "n": 5,
+        "u": "5D",
+        "m": "Promu",
+        "k": "PC 717,50",
+    }
+    assert got["2023-2024", "a"]["s"] is None and got["2023-2024", "a"]["k"] is None
+    text = season_file_text("2024-2025", [("a", '{"c":"12"}'), ('x"y', "{}")])
+    assert text == (
+        '(window.classementSaisons = window.classementSaisons || {})["2024-2025"] = {\n'
+        '"a":{"c":"12"},\n"x\\"y":{}\n};\n'
+    )
+
+
+def test_a_digest_leaves_out_the_columns_a_page_does_not_write() -> None:
+    frame = _frame().with_columns(pl.Series("rank", [1, 2, 3, 4, 5, 6]))
+    moved = frame.with_columns(pl.Series("rank", [6, 5, 4, 3, 2, 1]))
+    assert by_player(frame, ("rank",)).digests == by_player(moved, ("rank",)).digests
+    assert by_player(frame).digests["a"] != by_player(moved).digests["a"]
+    edited = frame.with_columns(
+        pl.when(pl.col("player_id") == "c").then(9.5).otherwise("value").alias("value")
+    )
+    changed = by_player(edited, ("rank",)).digests
+    assert {p for p, h in by_player(frame, ("rank",)).digests.items() if changed[p] != h} == {"c"}
+
+
+# « Écart » as the page wrote it before the season files, but « differ » (which names a source)
+_WHY_TEXTS = {WHY[k] for k in ("none", "no_computed", "no_official", "same")}
+EMPTY_CELLS = (
+    "() => Array.from(document.querySelectorAll('span[data-champ]'))"
+    ".filter(s => s.textContent === '').length"
+)
+WHY_CELLS = (
+    "() => Array.from(document.querySelectorAll('span[data-ecart]')).map(s => s.textContent)"
+)
+FILLED = (
+    '(season) => Array.from(document.querySelectorAll(`span[data-saison="${season}"]'
+    '[data-champ="c"]`)).map(s => s.textContent)'
+)
+
+
+def test_a_player_page_shows_its_rank_from_the_season_file(
+    sample_site: Path, tmp_path: Path
+) -> None:
+    """In Chromium, from disk: a page's end-of-season cote rank is the warehouse's, though
+    its HTML does not hold it; the season's file does, and changing the number there
+    changes the page. Every shared cell is filled, the « Écart » too."""
+    from pipelines.reports.data import ReportData
+    from tests.browser import launched, open_page
+
+    reports = sample_site / "reports"
+    ranking = ReportData.open(sample_site / "w.duckdb").table("cote_ranking")
+    row = ranking.filter(pl.col("rank") == pl.col("rank").max().over("season")).row(0, named=True)
+    season, pid, rank = row["season"], row["player_id"], str(row["rank"])
+    markup = (reports / "joueurs" / player_filename(pid)).read_text(encoding="utf-8")
+    cell = f'<span data-saison="{season}" data-champ="c"></span>'
+    assert cell in markup and f'<script src="saisons/{season}.js"></script>' in markup
+    with_history = next(
+        p
+        for p in sorted((reports / "joueurs").glob("*.html"))
+        if "data-ecart" in p.read_text(encoding="utf-8")
+    )
+    # the two pages with what they load, in a copy whose season file this test changes
+    site = tmp_path / "site"
+    shutil.copytree(reports / "assets", site / "assets")
+    shutil.copytree(reports / "joueurs" / SEASONS_DIR, site / "joueurs" / SEASONS_DIR)
+    for name in (FILLER, player_filename(pid), with_history.name):
+        shutil.copy2(reports / "joueurs" / name, site / "joueurs" / name)
+    with_history = site / "joueurs" / with_history.name
+    season_file = site / "joueurs" / SEASONS_DIR / f"{season}.js"
+    assert f'"{pid}":{{"c":"{rank}",' in season_file.read_text(encoding="utf-8")
+    chromium = launched()
+    browser = next(chromium)
+    try:
+        page = open_page(browser, site / "joueurs" / player_filename(pid), tmp_path / "rank.png")
+        assert page.evaluate(FILLED, season) == [rank]
+        assert page.evaluate(EMPTY_CELLS) == 0
+        page.close()
+        text = season_file.read_text(encoding="utf-8")
+        moved = text.replace(f'"{pid}":{{"c":"{rank}",', f'"{pid}":{{"c":"9999",')
+        season_file.write_text(moved, encoding="utf-8")
+        page = open_page(browser, site / "joueurs" / player_filename(pid), tmp_path / "moved.png")
+        assert page.evaluate(FILLED, season) == ["9999"]
+        page.close()
+        page = open_page(browser, with_history, tmp_path / "history.png")
+        why = page.evaluate(WHY_CELLS)
+        assert why and all(w in _WHY_TEXTS or w.startswith("La série officielle (") for w in why), (
+            why
+        )
+        page.close()
+    finally:
+        next(chromium, None)
