@@ -59,6 +59,8 @@ def _without_scripts(markup: str) -> str:
 
 
 _LINK = re.compile(r"\s(?:href|src)=\"([^\"]*)\"")
+# a script loaded from a file (plotly.js, a player page's season files and their filler)
+_SCRIPT_SRC = re.compile(r"<script\s[^>]*\bsrc=\"([^\"]*)\"")
 _ID = re.compile(r"\sid=\"([^\"]*)\"")
 _TAG = re.compile(r"<[^>]*>")
 
@@ -72,9 +74,10 @@ class _Page:
 
 @cache
 def _parsed(path: Path) -> _Page:
-    markup = _without_scripts(path.read_text(encoding="utf-8"))
+    raw = path.read_text(encoding="utf-8")
+    markup = _without_scripts(raw)
     return _Page(
-        links=[html.unescape(m) for m in _LINK.findall(markup)],
+        links=[html.unescape(m) for m in (*_LINK.findall(markup), *_SCRIPT_SRC.findall(raw))],
         ids={html.unescape(m) for m in _ID.findall(markup)},
         text=html.unescape(_TAG.sub("\n", markup)),
     )
