@@ -15,6 +15,7 @@ import pytest
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.mort_subite.assets import PLACED_CHECK, mort_subite_challenge
 from pipelines.ingest.batch import season_fingerprints
+from pipelines.instance import build_instance
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.seasons import load_calendar
 from pipelines.reports.data import ReportData
@@ -338,7 +339,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     resource = WarehouseResource(
         raw_dir=str(raw), warehouse_path=str(tmp / "w.duckdb"), reports_dir=str(tmp / "reports")
     )
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     assert dg.materialize([ingest], resources={"warehouse": resource}, instance=instance).success
     assert ingested(raw).rejected == {}
     instance.add_dynamic_partitions("season", ["2023-2024"])

@@ -23,6 +23,7 @@ from pipelines.defs.series.assets import (
     series_standings,
 )
 from pipelines.ingest.batch import ingest_files
+from pipelines.instance import build_instance
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.federations import load_federations
 from pipelines.reference.national import load_national_params
@@ -134,7 +135,7 @@ def built(
             rating_lists=pl.DataFrame({"player_id": ["f01"], "as_of": [dt.date(2024, 8, 31)]}),
         )
     )
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     instance.add_dynamic_partitions("season", [S1, S2])
     assets = [
         duplicate_event_scores,

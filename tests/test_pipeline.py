@@ -13,6 +13,7 @@ from classement.cli import main
 from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.jobs import nightly_build, raw_exports_sensor
 from pipelines.ingest.raw import reason_note
+from pipelines.instance import build_instance
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from tests.support import PLAYERS, results_csv, tree_hashes
@@ -28,7 +29,7 @@ def _tables(path: Path) -> dict[str, pl.DataFrame]:
 
 
 def test_ingest_assets_materialise_into_a_temporary_warehouse(resource: WarehouseResource) -> None:
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     result = dg.materialize([ingest], resources={"warehouse": resource}, instance=instance)
     assert result.success
     tables = _tables(Path(resource.warehouse_path))
@@ -232,7 +233,7 @@ def test_season_sensor_requests_stale_seasons_in_order(resource: WarehouseResour
     from pipelines.reports.layout import year_index_path
     from pipelines.staleness import YEARS, record_build, record_season_build
 
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     with dg.build_sensor_context(instance=instance, resources={"warehouse": resource}) as ctx:
         assert isinstance(stale_season_sensor(ctx), dg.SkipReason)  # no warehouse yet
     assert dg.materialize([ingest], resources={"warehouse": resource}, instance=instance).success

@@ -11,6 +11,7 @@ import dagster as dg
 from plotly.offline import get_plotlyjs
 
 from pipelines.defs.reports.assets import season_report
+from pipelines.instance import build_instance
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename, safe_json
 from pipelines.reports.season import render_season_report
@@ -192,7 +193,7 @@ def test_season_report_asset_writes_its_partition(evil_site: Path, tmp_path: Pat
     """The asset alone, materialised on a copy of the warehouse, writes only its season."""
     copy = tmp_path / "w.duckdb"
     copy.write_bytes((evil_site / "w.duckdb").read_bytes())
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     instance.add_dynamic_partitions("season", [SEASON])
     result = dg.materialize(
         [season_report],

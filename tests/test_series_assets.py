@@ -15,6 +15,7 @@ from pipelines.defs.series.assets import (
     series_classification,
     series_standings,
 )
+from pipelines.instance import build_instance
 from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.series import load_series_params, load_series_quotas
 from pipelines.warehouse import Warehouse
@@ -168,7 +169,7 @@ def built(
             rating_lists=_rating_lists(),
         )
     )
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     instance.add_dynamic_partitions("season", [S1, S2])
     assets = [duplicate_event_scores, series_standings, series_classification]
     runs: dict[str, dg.ExecuteInProcessResult] = {}

@@ -13,6 +13,7 @@ import pytest
 
 from pipelines.defs.series.comparison import series_comparison
 from pipelines.ingest.formats import ffsc
+from pipelines.instance import build_instance
 from pipelines.paths import REFERENCE_DIR
 from pipelines.reference.federations import load_federations
 from pipelines.reports.data import ReportData
@@ -312,7 +313,7 @@ def _materialise(instance: dg.DagsterInstance, path: Path, season: str):
 def test_asset_writes_its_season(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     wh = _warehouse(path)
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     instance.add_dynamic_partitions("season", [S, "2024-2025"])
 
     result = _materialise(instance, path, S)
@@ -345,7 +346,7 @@ def test_asset_writes_its_season(tmp_path: Path) -> None:
 def test_asset_on_a_warehouse_without_rankings(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     Warehouse(path).replace_tables({"series_classification": _classification(OURS)})
-    instance = dg.DagsterInstance.ephemeral()
+    instance = build_instance()
     instance.add_dynamic_partitions("season", [S])
     assert _materialise(instance, path, S).success
     assert Warehouse(path).table("series_comparison").height == 0

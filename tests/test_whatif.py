@@ -18,6 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from classement.cli import main
+from pipelines.instance import build_instance
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.bundle import load_parameters
 from pipelines.resources import WarehouseResource
@@ -483,7 +484,7 @@ def test_the_asset_writes_its_folder_and_leaves_the_warehouse_byte_identical(
                 }
             }
         },
-        instance=dg.DagsterInstance.ephemeral(),
+        instance=build_instance(),
     )
     assert result.success
     assert sorted(p.name for p in out.iterdir()) == [
