@@ -127,13 +127,16 @@ def player_pages(
 ) -> dg.MaterializeResult:
     """`joueurs/<licence>.html` per player: trajectory, end-of-season rankings, series,
     every cote and Elo change explained, tournaments. Only the pages whose content
-    changed are rendered again (`pipelines.reports.player_pages.page_digests`)."""
+    changed are rendered again (`pipelines.reports.player_pages.page_digests`); the
+    season-wide facts they show (ranks, the series computed here) are in one shared file
+    per season, `joueurs/saisons/<season>.js` (`pipelines.reports.player_seasons`)."""
     progress = throttled(context.log.info, "fiches des joueurs")
     written = write_player_pages(_data(warehouse), warehouse.reports, progress)
     return dg.MaterializeResult(
         metadata={
             "pages": written.total,
             "rendered": written.rendered,
+            "season_files_written": written.shared_files,
             "folder": dg.MetadataValue.path(str(warehouse.reports / "joueurs")),
         }
     )
