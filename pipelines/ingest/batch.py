@@ -484,7 +484,7 @@ def assemble(staged: Staged, params: Parameters, *, as_of: dt.date | None = None
     tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
     for plugin in plugins():
         tables[plugin.table] = plugin.rows(kept[plugin.kind.name])
-    log = _log(records, rejected, kept["results"], calendar)
+    log = _log(records, rejected, tables["tournaments"], calendar)
     return IngestResult(tables=tables, log=log, rejected=rejected)
 
 
@@ -562,13 +562,17 @@ def _assemble(
         .select(TOURNAMENTS.column_names)
     )
     order = tournaments.select("tournament_id", pl.int_range(pl.len()).alias("_order"))
+    # the table's own columns only are joined and sorted (a copy of those, not of every
+    # column read)
     results_out = (
-        results.join(order, on="tournament_id")
+        results.select(RESULTS_TABLE.column_names)
+        .join(order, on="tournament_id")
         .sort(["_order", "rank", "player_id"])
         .select(RESULTS_TABLE.column_names)
     )
     games_out = (
-        games.join(order, on="tournament_id")
+        games.select(GAMES_TABLE.column_names)
+        .join(order, on="tournament_id")
         .sort(["_order", "round", "player_id"])
         .select(GAMES_TABLE.column_names)
     )
@@ -589,13 +593,13 @@ def _players(
     results: pl.DataFrame, tournaments: pl.DataFrame, ratings: pl.DataFrame
 ) -> pl.DataFrame:
     """One row per player: the latest details written by organisers, and their activity."""
-    dated = results.join(
-        tournaments.select("tournament_id", "start_date", "end_date"), on="tournament_id"
-    ).pipe(ordered_events)
-    latest = [
-        pl.col(c).drop_nulls().last().alias(c)
-        for c in ("last_name", "first_name", "federation", "club", "birth_year", "series")
-    ]
+    details = ("last_name", "first_name", "federation", "club", "birth_year", "series")
+    dated = (
+        results.select("tournament_id", "player_id", *details)
+        .join(tournaments.select("tournament_id", "start_date", "end_date"), on="tournament_id")
+        .pipe(ordered_events)
+    )
+    latest = [pl.col(c).drop_nulls().last().alias(c) for c in details]
     from_results = dated.group_by("player_id").agg(
         *latest,
         pl.col("end_date").min().alias("first_tournament_date"),
@@ -621,13 +625,12 @@ def _players(
 def _log(
     records: Mapping[str, FileRecord],
     rejected: Mapping[str, str],
-    results: pl.DataFrame,
+    tournaments: pl.DataFrame,
     calendar: SeasonCalendar,
 ) -> pl.DataFrame:
-    """One row per file of the raw folder, in path order."""
-    tournaments_per_file = dict(
-        results.group_by("_file").agg(pl.col("tournament_id").n_unique()).iter_rows()
-    )
+    """One row per file of the raw folder, in path order (`tournaments`: the table, whose
+    every tournament comes from one file, its `source_file`)."""
+    tournaments_per_file = dict(tournaments.group_by("source_file").len().iter_rows())
     rows = [
         {
             "path": path,
