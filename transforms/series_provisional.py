@@ -6,10 +6,12 @@ licensees, who are series 7 until their first result). It is computed in one pas
 the season's events in docs/rules.md §0 order: each player's standings after each event they
 played are cumulative sums over the (player, event) table, computed once; after event k
 only the players of event k change their sums. The pass over the events is one compiled
-loop (Numba, `_provisional_steps`): it keeps everyone's current values and, per criterion,
-the present players sorted by value, where only the event's players are taken out and put
-back (`_merge_event`), so the cascade of each event walks each criterion from its best
-value to its bar instead of sorting (`_cascade_present`). Values may differ from
+loop (Numba, `_provisional_steps`): every (player, event) row has a slot in its
+criterion's order of the whole season, sorted once (`_slots`); the present players are a
+bit per slot, where only the event's players move their bit, so the cascade of each
+event walks each criterion's set bits from its best value to its bar instead of sorting
+(`_cascade_present`, `_admit`), and only the event's players and those whose series
+changed are compared with their previous row. Values may differ from
 `season_standings` in the last bits (summation order); ties within TIE_TOLERANCE decide
 the same admissions.
 
