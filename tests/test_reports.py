@@ -58,6 +58,10 @@ def _scan(path: Path) -> _Scan:
 
 
 _CHART_CALL = re.compile(r'^classementPlot\("chart-[a-z0-9-]+",(\{.*\})\);$', re.S)
+_FICHE_CALL = re.compile(
+    r'^classementFiche\.(?:fill\("[^"<]*"\)|plot\("chart-[a-z0-9-]+",\{.*\},"[^"<]*"\));$', re.S
+)
+_SCRIPT_FILE = re.compile(r"^(?:.*assets/plotly\.min\.js|saisons/\d{4}-\d{4}\.js|fiche\.js)$")
 
 
 def _assert_no_injection(path: Path) -> _Scan:
@@ -70,13 +74,15 @@ def _assert_no_injection(path: Path) -> _Scan:
         if attrs.get("type") == "application/json":
             json.loads(body)  # data only, and well formed
         elif attrs.get("src"):
-            assert attrs["src"].endswith("assets/plotly.min.js") and not body
+            # plotly.js, or a player page's season files and their filler (player_seasons)
+            assert _SCRIPT_FILE.match(attrs["src"]) and not body, attrs["src"]
         else:
             # Every executable script is ours: plotly.js, the loader, a chart or the search.
             assert (
                 body == plotly
                 or body.lstrip().startswith("Plotly.register")
                 or _CHART_CALL.match(body)
+                or _FICHE_CALL.match(body)
                 or body.lstrip().startswith("(function () {")
             ), body[:200]
     for tag, attrs in scan.tags:
