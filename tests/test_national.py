@@ -402,6 +402,15 @@ def test_belgian_pp5_pp6_pp7_by_the_zone_method(series_params: SeriesParams) -> 
     assert pp["b5"] == pytest.approx((0.0, (100 + 50) / 2, 100.0))
     assert pp["b6"] == pytest.approx((0.0, (50 + 100) / 2, 100.0))
     assert pp["b7"] == pytest.approx((0.0, 0.0, 100.0))
+    # Only the players asked for (the Belgian pools): only their events scored, every
+    # player of them — their PP exactly the same.
+    asked = pp_standings(
+        season.scores, season.tournaments, series_params, players=pl.Series(["b8"])
+    )
+    mine = {r["player_id"]: (r["pp5"], r["pp6"], r["pp7"]) for r in asked.iter_rows(named=True)}
+    assert mine["b8"] == pp["b8"]  # B2 and B3, not B1
+    played = season.scores.filter(pl.col("tournament_id").is_in(["B2", "B3"]))
+    assert set(mine) == set(played["player_id"].to_list()) < set(pp)
 
 
 def test_belgian_just_under_the_pp5_minimum_is_not_series_5(

@@ -215,14 +215,21 @@ def pp_standings(
     events: pl.DataFrame,
     series_params: SeriesParams,
     levels: Sequence[int] = (5, 6, 7),
+    *,
+    players: pl.Series | None = None,
 ) -> pl.DataFrame:
     """`season, player_id, pp5, pp6, pp7`: the season's global PP_X for X in `levels`.
 
     §3's zone method as `duplicate_event_scores` and `season_standings` compute %N4, on the
     series held that day shifted by X − 4 (series X becomes 4, better ones fold into 1), so
     PP_X is the shifted %N4. `scores`: `duplicate_event_scores` rows; `events`: their
-    `tournaments` rows (season, games, coefficient, category).
+    `tournaments` rows (season, games, coefficient, category). With `players`, only the
+    events they played are scored, every player of them (an event's zones count its whole
+    field): their PP are the same, other players' are left out or partial.
     """
+    if players is not None:
+        played = scores.filter(pl.col("player_id").is_in(players.implode()))
+        scores = scores.filter(pl.col("tournament_id").is_in(played["tournament_id"].implode()))
     top = PERCENT_SERIES[-1]
     keys = ["season", "player_id"]
     out: pl.DataFrame | None = None
@@ -785,7 +792,9 @@ def _season(
     # Each rule's season values, for every player at once (vectorised), when it is used.
     # The clé is built whenever a federation uses the median rule, from the whole
     # population (the reference federation needs no rule of its own).
-    pp = pp_standings(scores, events, series_params) if BELGIUM in used else None
+    # the PP of the players of the federations the Belgian rule classifies (their pools)
+    belgian = pools.filter(pl.col("_rule") == BELGIUM)["player_id"]
+    pp = pp_standings(scores, events, series_params, players=belgian) if BELGIUM in used else None
     best = (
         best_events_pc(
             scores,
