@@ -215,8 +215,10 @@ class ReportData:
         return self.calendar.bounds(season)
 
     def tournaments(self, season: str | None = None) -> pl.DataFrame:
-        """Tournaments in event order, optionally those of one season."""
-        frame = ordered_events(self.table("tournaments"))
+        """Tournaments in event order (sorted once), optionally those of one season."""
+        if "_events" not in self._cache:
+            self._cache["_events"] = ordered_events(self.table("tournaments"))
+        frame = self._cache["_events"]
         return frame if season is None else frame.filter(pl.col("season") == season)
 
     # ------------------------------------------------------------------ data quality
