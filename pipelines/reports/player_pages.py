@@ -20,6 +20,8 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -496,15 +498,21 @@ def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
     computed: dict[str, str] = {}  # season → the season that computed its series
     for r in _rows(d.classification, pid):
         computed[next_season(r["season"])] = r["season"]
-    written: dict[str, tuple[str, str]] = {}
+    latest: dict[str, tuple[str, dict[str, Any]]] = {}  # season → its last written series
     results = _rows(d.results, pid)
     for r in results:
         if r["discipline"] == "duplicate":
             level = _level(r["series"])
             if level is not None and r["season"]:
-                name = r["tournament_name"] or r["tournament_id"]
-                when = fmt_date(r["end_date"])
-                written[r["season"]] = (level, f"résultats de « {name} » ({when})")
+                latest[r["season"]] = (level, r)
+    written = {
+        season: (
+            level,
+            f"résultats de « {r['tournament_name'] or r['tournament_id']} » "
+            f"({fmt_date(r['end_date'])})",
+        )
+        for season, (level, r) in latest.items()
+    }
     published: dict[str, tuple[str, str]] = {}
     for r in _rows(d.published, pid):
         level = _level(r["published_series"])
@@ -661,7 +669,7 @@ def _event_scores_tables(pid: str, d: _PlayerData, chunk: _Chunk) -> Html | None
         weight_sum = sum(weight for _, weight, _ in events)
         divisor = max(weight_sum, d.divisor) or 1.0
         rows = [
-            f"<tr>{head}{_cell_html(f'{fmt_number(100 * weight / divisor, 1)} %', True)}{tail}</tr>"
+            f"<tr>{head}{_share_cell(weight, divisor, math.copysign(1.0, weight))}{tail}</tr>"
             for head, weight, tail in events
         ]
         total = totals.get(season)
@@ -691,6 +699,13 @@ def _event_scores_tables(pid: str, d: _PlayerData, chunk: _Chunk) -> Html | None
         "somme des PC des épreuves.</p>"
     )
     return Html(caption + "".join(parts))
+
+
+@lru_cache(maxsize=4096)
+def _share_cell(weight: float, divisor: float, sign: float) -> str:
+    """The « Part » cell of an event (few distinct weights and divisors: formatted once;
+    `sign` keys 0.0 and -0.0 apart, equal keys but not the same text)."""
+    return _cell_html(f"{fmt_number(100 * weight / divisor, 1)} %", True)
 
 
 _Event = tuple[str, str, float, str]  # season, cells before the « Part », weight, after
@@ -968,7 +983,7 @@ def write_player_pages(
         for split in _fetched(d):
             split.prefetch(group)
         for pid in group:
-            write_atomic(folder / names[pid], render_player(pid, d, chunk))
+            _write_page(folder / names[pid], render_player(pid, d, chunk))
             done += 1
             if progress is not None:
                 progress(done, len(todo))
@@ -996,6 +1011,16 @@ class PagesWritten:
     total: int  # pages of the site
     rendered: int  # rendered this time (the others were unchanged)
     shared_files: int = 0  # season files (and their filler) written this time
+
+
+def _write_page(path: Path, text: str) -> None:
+    """`html.write_atomic` without making the folder again for every page (made once): a
+    temporary sibling renamed over the page, which also breaks the hard link a staging
+    copy of the reports holds to the published page."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as out:
+        out.write(text)
+    os.replace(tmp, path)
 
 
 def _read_digests(path: Path) -> dict[str, str]:
