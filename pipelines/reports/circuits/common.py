@@ -4,15 +4,21 @@ and what several sections of a year's pages read (`shared`: built once per repor
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Collection
-from typing import Any, TypeVar
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 import polars as pl
 
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, fmt_number, player_link
+from transforms.circuits import LIST_SEPARATOR
 from transforms.federations import AliasTable
+
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+D = TypeVar("D")
 
 # From a page of `circuits/<year>/` to the player pages.
 PLAYERS_PREFIX = "../../joueurs/"
@@ -45,12 +51,58 @@ def movement(value: int | None) -> str:
     return f"+{value}" if value > 0 else f"−{-value}"
 
 
-def who(pid: str, names: dict[str, str]) -> Html:
+class Lookup(Generic[K, V]):
+    """A read-only mapping read through `get`: the entries of `first` (the few a page
+    shows, looked up cheaply), else those of `whole()` (the whole table's, built on the
+    first key `first` lacks) — the same answers as `whole()` alone."""
+
+    def __init__(self, first: Mapping[K, V], whole: Callable[[], Mapping[K, V]]) -> None:
+        self._first = first
+        self._whole = whole
+        self._all: Mapping[K, V] | None = None
+
+    def get(self, key: K, default: D) -> V | D:
+        if key in self._first:
+            return self._first[key]
+        if self._all is None:
+            self._all = self._whole()
+        return self._all.get(key, default)
+
+
+# The tables whose players a circuit page names (any year, any circuit), and their columns
+# holding player ids or lists of them.
+_NAMED = (
+    ("circuit_points", "player_id"),
+    ("circuit_rankings", "player_id"),
+    ("circuit_masters_invitees", "player_id"),
+    ("round_robin_standings", "player_id"),
+    ("round_robin_standings", "annulled_games"),
+    ("grand_est_qualifying", "player_id"),
+    ("matches", "player_id"),
+    ("matches", "opponent_id"),
+)
+
+
+def page_names(data: ReportData) -> Lookup[str, str]:
+    """`player_id` → name (`ReportData.names`), for the circuit pages: the players of the
+    circuit tables looked up first, among a few hundred rather than every licensee."""
+
+    def build() -> Lookup[str, str]:
+        ids = [data.table(name)[column] for name, column in _NAMED]
+        ids.append(data.table("circuit_club_points")["counted_players"].str.split(LIST_SEPARATOR))
+        flat = pl.concat([i.explode() if i.dtype == pl.List(pl.String) else i for i in ids])
+        players = data.player_names().filter(pl.col("player_id").is_in(flat.implode()))
+        first = dict(zip(players["player_id"].to_list(), players["name"].to_list(), strict=True))
+        return Lookup(first, data.names)
+
+    return shared(data, "page_names", build)
+
+
+def who(pid: str, names: Lookup[str, str] | Mapping[str, str]) -> Html:
     """A player's name linking to their page (from a circuit page)."""
     return player_link(pid, names.get(pid, pid), prefix=PLAYERS_PREFIX)
 
 
-T = TypeVar("T")
 # What the sections of a year's pages share, by report data (a report data reads each table
 # once and keeps it, so what is built from its tables holds as long as it lives).
 _SHARED: WeakKeyDictionary[ReportData, dict[Any, Any]] = WeakKeyDictionary()
@@ -64,17 +116,26 @@ def shared(data: ReportData, key: object, build: Callable[[], T]) -> T:
     return store[key]
 
 
-def tournament_labels(data: ReportData) -> dict[str, tuple[str, dt.date | None]]:
-    """Each tournament's (name, end date)."""
+Label = tuple[str, dt.date | None]
 
-    def build() -> dict[str, tuple[str, dt.date | None]]:
+
+def _labels(events: pl.DataFrame) -> dict[str, Label]:
+    return {
+        tid: (name or tid, end)
+        for tid, name, end in events.select(
+            "tournament_id", "tournament_name", "end_date"
+        ).iter_rows()
+    }
+
+
+def tournament_labels(data: ReportData) -> Lookup[str, Label]:
+    """Each tournament's (name, end date): those of a circuit (what the pages show) looked
+    up first, among a few hundred rather than every tournament."""
+
+    def build() -> Lookup[str, Label]:
         events = data.table("tournaments")
-        return {
-            tid: (name or tid, end)
-            for tid, name, end in events.select(
-                "tournament_id", "tournament_name", "end_date"
-            ).iter_rows()
-        }
+        first = _labels(events.filter(pl.col("circuit").is_not_null()))
+        return Lookup(first, lambda: _labels(events))
 
     return shared(data, "tournament_labels", build)
 

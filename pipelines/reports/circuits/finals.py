@@ -14,6 +14,7 @@ from pipelines.reports.charts import PALETTE, axis, base_layout
 from pipelines.reports.circuits.common import (
     event_order,
     for_year,
+    page_names,
     results_of,
     shared,
     tournament_labels,
@@ -97,7 +98,7 @@ def render_standings(
     finals = _finals(data, circuit, year)
     if not finals:
         return _none(year)
-    names = data.names()
+    names = page_names(data)
     score = (data.params.grand_est if grand_est else data.params.masters).points
     out: list[Fragment] = [
         tag(
@@ -163,7 +164,7 @@ def render_crosstable(
     finals = _finals(data, circuit, year)
     if not finals:
         return _none(year)
-    names = data.names()
+    names = page_names(data)
     out: list[Fragment] = [
         Html(
             "<p>Coups pris par le joueur de la ligne contre celui de la colonne (rondes entre "
@@ -231,7 +232,7 @@ def render_progress(
     finals = _finals(data, circuit, year)
     if not finals:
         return _none(year)
-    names = data.names()
+    names = page_names(data)
     out: list[Fragment] = []
     for k, tid in enumerate(finals, 1):
         standings = _standings(data, tid)
@@ -295,7 +296,7 @@ def render_tiebreaks(
     finals = _finals(data, circuit, year)
     if not finals:
         return _none(year)
-    names = data.names()
+    names = page_names(data)
     out: list[Fragment] = []
     for tid in finals:
         # players sharing their points with another, highest points first, in standings order
@@ -339,7 +340,7 @@ def render_withdrawals(
     finals = _finals(data, circuit, year)
     if not finals:
         return _none(year)
-    names = data.names()
+    names = page_names(data)
     results = results_of(data, finals)
     out: list[Fragment] = []
     for tid in finals:
@@ -443,7 +444,7 @@ def render_qualifying(
     qualifying = for_year(data.table("grand_est_qualifying"), year)
     if qualifying.height == 0:
         return [Html(f'<p class="note">Aucun tournoi qualificatif en {esc(year)}.</p>')]
-    names = data.names()
+    names = page_names(data)
 
     def podiums(histogram: list[int]) -> str:
         parts = [

@@ -15,6 +15,7 @@ from pipelines.reports.circuits.common import (
     circuit_names,
     for_year,
     movement,
+    page_names,
     points,
     results_of,
     shared,
@@ -220,7 +221,7 @@ def render_rankings(data: ReportData, year: str, *, circuit: str) -> Sequence[Fr
     rankings = _rankings(data, circuit, year)
     if rankings.height == 0:
         return _no_data(year)
-    names = data.names()
+    names = page_names(data)
     labels = tournament_labels(data)
     windows = {a: _window(data, circuit, a) for a in rankings["after_tournament_id"].to_list()}
     counted = pl.Series([t for window in windows.values() for t, _, _ in window], dtype=pl.String)
@@ -268,7 +269,7 @@ def render_top(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragmen
     rankings = _rankings(data, circuit, year)
     if rankings.height == 0:
         return _no_data(year)
-    names = data.names()
+    names = page_names(data)
     labels = tournament_labels(data)
     x = [
         f"{k}. {labels.get(t, (t, None))[0]}"
@@ -372,7 +373,7 @@ def render_clubs(data: ReportData, year: str, *, circuit: str) -> Sequence[Fragm
             Html('<p class="note">Aucun club classé (les résultats ne donnent pas de club).</p>')
         ]
     name, end = labels.get(last["after_tournament_id"], (last["after_tournament_id"], None))
-    names = data.names()
+    names = page_names(data)
     year_points = for_year(club_points, year)
     counted_rows = [
         (
@@ -419,7 +420,7 @@ def render_masters(data: ReportData, year: str, *, circuit: str) -> Sequence[Fra
                 "n'est pas publié.</p>"
             )
         ]
-    names = data.names()
+    names = page_names(data)
     ids = invited["player_id"].implode()
     clubs = dict(
         data.table("players")
@@ -458,7 +459,7 @@ def render_points(data: ReportData, year: str, *, circuit: str) -> Sequence[Frag
     year_points = for_year(_of(data, "circuit_points", circuit), year)
     if year_points.height == 0:
         return _no_data(year)
-    names = data.names()
+    names = page_names(data)
     labels = tournament_labels(data)
     tournaments = year_points["tournament_id"].unique(maintain_order=True).to_list()
     results = results_of(data, tournaments).select(
