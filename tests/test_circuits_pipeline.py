@@ -20,7 +20,7 @@ from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.years.assets import YEAR_ASSETS
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.circuits import load_circuit_names, load_circuit_params
-from pipelines.reports.circuits.common import results_of
+from pipelines.reports.circuits.common import Lookup, results_of
 from pipelines.reports.circuits.pages import render_circuit_page, write_year_reports, year_pages
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename
@@ -569,6 +569,19 @@ def test_a_page_reads_the_results_of_its_own_tournaments(example_site: Path) -> 
     assert got.equals(expected)
     assert got["tournament_id"].n_unique() == len(set(ids)) >= 3
     assert got.height < whole.height
+
+
+def test_a_lookup_answers_as_the_whole_table_and_builds_it_only_when_needed() -> None:
+    built: list[int] = []
+
+    def whole() -> dict[str, str]:
+        built.append(1)
+        return {"1001": "Bonnet Bruno", "1002": "Durand Anne", "9": "Zoé"}
+
+    names = Lookup({"1001": "Bonnet Bruno", "1002": "Durand Anne"}, whole)
+    assert names.get("1002", "1002") == "Durand Anne" and built == []
+    assert names.get("9", "9") == "Zoé" and names.get("404", "404") == "404"
+    assert names.get("1001", "1001") == "Bonnet Bruno" and built == [1]
 
 
 def test_a_year_without_circuits_still_has_its_index(example_site: Path, tmp_path: Path) -> None:
