@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -370,6 +371,19 @@ class ReportData:
                 [season],
             )
         return self._cache[key]
+
+    def tournament_results(self, ids: Sequence[str]) -> pl.DataFrame:
+        """The `results` rows of the tournaments `ids`, in the table's order: the whole
+        table's when already read, else only those read (a year's circuit pages show a
+        few tournaments of many seasons)."""
+        wanted = pl.Series(list(ids), dtype=pl.String).implode()
+        if "results" in self._cache:
+            return self._cache["results"].filter(pl.col("tournament_id").is_in(wanted))
+        return self._read(
+            "results",
+            "SELECT * FROM results WHERE list_contains(?::VARCHAR[], tournament_id)",
+            [sorted(set(ids))],
+        )
 
     def player_results(self) -> pl.DataFrame:
         """`results` with each tournament's details, in event order."""

@@ -146,18 +146,10 @@ def event_order(data: ReportData) -> list[str]:
 
 
 def results_of(data: ReportData, ids: Collection[str]) -> pl.DataFrame:
-    """The `results` rows of the tournaments `ids`, in the table's order: read season by
-    season (`ReportData.season_results`, the seasons of those tournaments), not the whole
-    table — a year's circuit page shows a few tournaments of a warehouse of many seasons."""
-    wanted = pl.Series(list(ids), dtype=pl.String).implode()
-    tournaments = data.table("tournaments").filter(pl.col("tournament_id").is_in(wanted))
-    seasons = tournaments["season"]
-    if seasons.null_count():
-        frame = data.table("results")
-    else:
-        frames = [data.season_results(s) for s in sorted(seasons.unique().to_list())]
-        frame = pl.concat(frames) if frames else data.table("results").clear()
-    return frame.filter(pl.col("tournament_id").is_in(wanted))
+    """The `results` rows of the tournaments `ids`, in the table's order
+    (`ReportData.tournament_results`): not the whole table — a year's circuit page shows a
+    few tournaments of a warehouse of many seasons."""
+    return data.tournament_results(list(ids))
 
 
 def for_year(frame: pl.DataFrame, year: str) -> pl.DataFrame:
