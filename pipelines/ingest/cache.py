@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict
 from pathlib import Path
 
 import polars as pl
@@ -74,11 +73,13 @@ def _save(folder: Path, version: str, staged: Staged, stats: dict[str, Stat]) ->
     for old in folder.glob("*.parquet"):
         old.unlink()
     for kind, frame in staged.frames.items():
-        frame.write_parquet(folder / f"{kind}.parquet")
+        # read back by this code only: fast to write rather than small
+        frame.write_parquet(folder / f"{kind}.parquet", compression="lz4", statistics=False)
     manifest = {
         "version": version,
         "stats": stats,
-        "records": {k: asdict(r) for k, r in sorted(staged.records.items())},
+        # a record's fields as they are (`asdict` would copy each of them deeply first)
+        "records": {k: dict(vars(r)) for k, r in sorted(staged.records.items())},
     }
     tmp = folder / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest), encoding="utf-8")

@@ -192,22 +192,22 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
     typed = cleaned.with_columns(
         [_typed(c, kind.dtypes[c]) for c in kind.columns if kind.dtypes[c] != pl.String]
     )
-    errors: list[pl.DataFrame] = []
+    # (mask, column, message, kind) of every check, run in one pass (`_error_frames`)
+    checks: list[tuple[pl.Expr, str, pl.Expr, CheckKind]] = []
     for col in kind.required:
         if kind is GAMES and col in _OPTIONAL_IN_GAMES:
             continue
         if kind is RESULTS and col in _NAMES:
             continue
-        errors.append(
-            error_rows(
-                cleaned,
+        checks.append(
+            (
                 pl.col(col).is_null(),
                 col,
                 pl.lit(
                     "valeur vide : cette colonne doit être remplie sur chaque ligne d'un "
                     f"fichier de {kind.label}"
                 ),
-                kind=CheckKind.EMPTY,
+                CheckKind.EMPTY,
             )
         )
     for col in kind.columns:
@@ -215,39 +215,55 @@ def type_frame(frame: pl.DataFrame, kind: Kind) -> tuple[pl.DataFrame, pl.DataFr
         if dtype == pl.String:
             continue
         bad = pl.col(col).is_not_null() & typed[col].is_null()
-        errors.append(error_rows(cleaned, bad, col, _type_message(col, dtype), kind=CheckKind.TYPE))
+        checks.append((bad, col, _type_message(col, dtype), CheckKind.TYPE))
     for col in kind.columns:
         if kind.dtypes[col] != pl.String:
             continue
         length = pl.col(col).str.len_chars()
         limit = MAX_ID if col in ID_COLUMNS else MAX_TEXT
-        errors.append(
-            error_rows(
-                cleaned,
+        checks.append(
+            (
                 length > limit,
                 col,
                 pl.format(
                     f"valeur de {{}} caractères : {limit} au plus dans cette colonne", length
                 ),
-                kind=CheckKind.TYPE,
+                CheckKind.TYPE,
             )
         )
     if kind is RESULTS:
         # Players known by one name (Malaysia, Indonesia, parts of Africa): one of the two
         # name columns may be empty, not both.
-        errors.append(
-            error_rows(
-                cleaned,
+        checks.append(
+            (
                 pl.col("last_name").is_null() & pl.col("first_name").is_null(),
                 "last_name",
                 pl.lit(
                     "nom et prénom vides : écrivez au moins le nom du joueur (un joueur connu "
                     "par un seul nom le met dans « last_name » ou dans « first_name »)"
                 ),
-                kind=CheckKind.EMPTY,
+                CheckKind.EMPTY,
             )
         )
+    errors = _error_frames(cleaned, checks)
     return typed, pl.concat(errors) if errors else empty_errors()
+
+
+def _error_frames(
+    frame: pl.DataFrame, checks: list[tuple[pl.Expr, str, pl.Expr, CheckKind]]
+) -> list[pl.DataFrame]:
+    """`error_rows` of each check that finds something, in order: whether each finds
+    anything is asked of the frame in one pass."""
+    if not checks:
+        return []
+    found = frame.select(
+        mask.fill_null(False).any().alias(str(i)) for i, (mask, _, _, _) in enumerate(checks)
+    ).row(0)
+    return [
+        error_rows(frame, mask, column, message, kind=kind)
+        for (mask, column, message, kind), hit in zip(checks, found, strict=True)
+        if hit
+    ]
 
 
 _NAMES = frozenset({"last_name", "first_name"})

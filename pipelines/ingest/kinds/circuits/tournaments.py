@@ -33,8 +33,10 @@ def _tournaments(results: pl.DataFrame, ref: _Reference) -> pl.DataFrame:
                 "rules": _STR,
             }
         )
+    used = ["tournament_id", "_where", "circuit", "category", "start_date", "end_date"]
     frame = (
-        results.filter(pl.col("tournament_id").is_not_null())
+        results.select(*_ORDER, *used, "player_id")  # the columns read: a narrow sort
+        .filter(pl.col("tournament_id").is_not_null())
         .sort(_ORDER)
         .group_by("tournament_id", maintain_order=True)
         .agg(
