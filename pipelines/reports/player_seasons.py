@@ -107,7 +107,8 @@ def season_records(
     movements: pl.DataFrame,
 ) -> pl.DataFrame:
     """(season, player_id, record): each player's season-wide facts of each season, the
-    record a JSON object (fields above), sorted by season and licence."""
+    record a JSON object (fields above, those without value left out), sorted by season
+    and licence."""
     ranks = (
         cote_ranking.select("season", "player_id", pl.col("rank").cast(pl.String).alias(COTE_RANK))
         .join(
@@ -160,10 +161,17 @@ def season_records(
         .select("season", "player_id", CODE, LABEL, STEP, SUBSERIES, MOVEMENT, CRITERION)
     )
     fields = [COTE_RANK, ELO_RANK, CODE, LABEL, STEP, SUBSERIES, MOVEMENT, CRITERION]
+    record = (
+        pl.struct(fields)
+        .struct.json_encode()
+        # a field without value is left out (the filler reads it as none): smaller files
+        .str.replace_all(r'"[a-z]":null,?', "")
+        .str.replace(r",\}$", "}")
+    )
     return (
         ranks.join(classified, on=["season", "player_id"], how="full", coalesce=True)
         .sort("season", "player_id")
-        .select("season", "player_id", pl.struct(fields).struct.json_encode().alias("record"))
+        .select("season", "player_id", record.alias("record"))
     )
 
 
