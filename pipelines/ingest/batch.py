@@ -158,9 +158,14 @@ class Staged:
     records: dict[str, FileRecord]
 
     def subset(self, keys: set[str]) -> Staged:
+        records = {k: r for k, r in self.records.items() if k in keys}
+        if all(r.rows == 0 for k, r in self.records.items() if k not in keys):
+            # the files left out have no rows (refused, or rejected while read): the frames
+            # as they are, not a copy of every row kept
+            return Staged(dict(self.frames), records)
         return Staged(
             {k: f.filter(pl.col("_file").is_in(list(keys))) for k, f in self.frames.items()},
-            {k: r for k, r in self.records.items() if k in keys},
+            records,
         )
 
     @staticmethod
