@@ -819,9 +819,9 @@ def test_event_series_takes_each_players_latest_list_among_interleaved_dates() -
     before the event, whatever the other players' list dates and the entries' order."""
     lists = pl.DataFrame(
         {
-            "player_id": ["a", "b", "a", "b", "a", "c"],
-            "as_of": [dt.date(2023, m, 1) for m in (1, 2, 3, 4, 5, 6)],
-            "series": ["3", "5", "2", "4", None, "6"],
+            "player_id": ["a", "b", "a", "b", "a", "c", "d"],
+            "as_of": [dt.date(2023, m, 1) for m in (1, 2, 3, 4, 5, 6, 1)],
+            "series": ["3", "5", "2", "4", None, "6", "1"],
         }
     )
     entries = pl.DataFrame(
@@ -853,3 +853,4 @@ def test_event_series_takes_each_players_latest_list_among_interleaved_dates() -
         ("T3", "a", "2", "rating_list"),
         ("T6", "c", "7", "default"),
     ]
+    assert event_series(entries.clear(), no_classification, lists).height == 0

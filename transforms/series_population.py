@@ -50,11 +50,20 @@ def event_series(
             schema={"season": pl.String, "player_id": pl.String, "_classified": pl.String}
         )
     )
+    # Only the lists an entry can take: its players', dated up to the last start.
+    last_start = entries.get_column("start").cast(pl.Date).max()
+    usable = pl.lit(False) if last_start is None else pl.col("as_of").cast(pl.Date) <= last_start
     lists = (
-        rating_lists.select(
+        rating_lists.filter(usable)
+        .select(
             pl.col("player_id").cast(pl.String),
             pl.col("as_of").cast(pl.Date),
             series_level_of(rating_lists, "series").alias("_listed"),
+        )
+        .join(
+            entries.select(pl.col("player_id").cast(pl.String)).unique(),
+            on="player_id",
+            how="semi",
         )
         .drop_nulls("_listed")
         .sort("as_of")
