@@ -30,7 +30,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from pipelines.reports.html import (
     fmt_signed,
     link,
     player_filename,
+    safe_json,
     table,
     write_atomic,
 )
@@ -586,21 +587,9 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, list[str | None], 
                 "connectgaps": False,
             }
         )
-    steps = sorted(SERIES_STEPS.items(), key=lambda kv: kv[1])
-    layout = base_layout(
-        xaxis=axis("Saison", type="category"),
-        yaxis=axis(
-            "Série",
-            autorange="reversed",
-            tickvals=[v for _, v in steps],
-            ticktext=[series_label(k) for k, _ in steps],
-            range=[7.5, -0.5],
-        ),
-        margin={"l": 90, "r": 20, "t": 20, "b": 60},
-    )
     chart = Chart(
         "series",
-        {"data": traces, "layout": layout},
+        {"data": traces, "layout": _series_layout()},
         "Historique des séries : série tenue (officielle) et série calculée ici, par saison",
         height=300,
     )
@@ -622,19 +611,42 @@ def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, list[str | None], 
     return chart, [r[3] for r in rows], body
 
 
+@cache
+def _series_layout() -> dict[str, Any]:
+    """The layout of every series chart (the same on every page: made once, never changed)."""
+    steps = sorted(SERIES_STEPS.items(), key=lambda kv: kv[1])
+    return base_layout(
+        xaxis=axis("Saison", type="category"),
+        yaxis=axis(
+            "Série",
+            autorange="reversed",
+            tickvals=[v for _, v in steps],
+            ticktext=[series_label(k) for k, _ in steps],
+            range=[7.5, -0.5],
+        ),
+        margin={"l": 90, "r": 20, "t": 20, "b": 60},
+    )
+
+
+@cache
+def _series_layout_json(height: int) -> str:
+    """`safe_json` of the series chart's layout (with its height) and of the charts'
+    config, encoded once for every page."""
+    layout = dict(_series_layout())
+    layout["height"] = height
+    return f'"layout":{safe_json(layout)},"config":{safe_json(PLOT_CONFIG)}'
+
+
 def _shared_chart_html(
     div_id: str, chart: Chart, number: int, trace: int, sources: list[str | None], pid: str
 ) -> Html:
-    """`section.chart_html` for a chart whose trace `trace` is read from the season files
-    (`player_seasons.plot_call`: point i from the season `sources[i]`)."""
-    layout = dict(chart.figure.get("layout", {}))
-    layout["height"] = chart.height
-    payload = {
-        "data": chart.figure.get("data", []),
-        "layout": layout,
-        "config": PLOT_CONFIG,
-        "fill": {"trace": trace, "from": sources},
-    }
+    """`section.chart_html` for the series chart, whose trace `trace` is read from the
+    season files (`player_seasons.plot_call`: point i from the season `sources[i]`); its
+    payload the JSON `safe_json` writes of {data, layout, config, fill}, the layout and
+    config encoded once (`_series_layout_json`)."""
+    data = safe_json(chart.figure.get("data", []))
+    fill = safe_json({"trace": trace, "from": sources})
+    payload = f'{{"data":{data},{_series_layout_json(int(chart.height))},"fill":{fill}}}'
     return Html(
         f'<figure class="chart" id="{esc(div_id)}-figure">'
         f'<div id="{esc(div_id)}" class="plot" style="height:{int(chart.height)}px"></div>'

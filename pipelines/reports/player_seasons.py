@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
@@ -233,6 +234,7 @@ NO_SCRIPT = Html(
 )
 
 
+@lru_cache(maxsize=4096)
 def shared(season: str, field: str) -> Html:
     """A cell's content read from the season file: `field` of the player's record."""
     return Html(f'<span data-saison="{esc(season)}" data-champ="{esc(field)}"></span>')
@@ -256,8 +258,10 @@ def fill_call(player_id: str) -> Html:
     return Html(f"<script>classementFiche.fill({safe_json(player_id)});</script>")
 
 
-def plot_call(div_id: str, payload: Mapping[str, object], player_id: str) -> str:
-    return f"classementFiche.plot({safe_json(div_id)},{safe_json(payload)},{safe_json(player_id)});"
+def plot_call(div_id: str, payload: str, player_id: str) -> str:
+    """The script drawing a chart filled from the season files (`payload`: its JSON, as
+    `html.safe_json` writes it)."""
+    return f"classementFiche.plot({safe_json(div_id)},{payload},{safe_json(player_id)});"
 
 
 _FILLER_JS = """// The season-wide facts of a player page (pipelines/reports/player_seasons.py): the

@@ -20,7 +20,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import polars as pl
@@ -132,7 +132,13 @@ def season_link(season: str | None, reported: Collection[str], anchor: str = "")
     report to open); « — » without a season."""
     if not season:
         return Html("—")
-    if season not in reported:
+    return _season_markup(season, season in reported, anchor)
+
+
+@lru_cache(maxsize=4096)
+def _season_markup(season: str, linked: bool, anchor: str) -> Html:
+    """`season_link`'s markup, made once per season (the pages write it 250,000 times)."""
+    if not linked:
         return text(season)
     return link(f"../{season}/index.html{anchor}", season)
 
