@@ -30,8 +30,8 @@ from pipelines.resources import WarehouseResource
 from pipelines.staleness import YEARS
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
-from tests.builds import build, materialise
-from tests.support import ingested
+from tests.builds import materialise
+from tests.support import SAMPLE, ingested
 from transforms.circuits import circuit_tables, with_circuit_codes
 from transforms.tables import Table, registry, table
 
@@ -645,34 +645,38 @@ def test_the_year_record_waits_for_the_circuit_reports() -> None:
             assert key in parents, key
 
 
-@pytest.mark.slow
-def test_a_generated_sample_fills_every_circuit_table(tmp_path: Path) -> None:
-    raw = _generated(tmp_path)
+def test_the_generated_sample_fills_every_circuit_table(sample_site: Path) -> None:
+    """The bundled sample (`classement generate --seed 2026`, built once for the suite):
+    every year table filled, a withdrawn finalist, both round-robin circuits, PACA's
+    last window of each year but the one still announcing editions, every year's pages."""
     calendar = pl.concat(
-        [pl.read_csv(p, infer_schema=False) for p in sorted(raw.glob("*/calendrier_PACA_*.csv"))]
+        [pl.read_csv(p, infer_schema=False) for p in sorted(SAMPLE.glob("*/calendrier_PACA_*.csv"))]
     )
     assert {"held", "announced", "cancelled"} <= set(calendar["status"].to_list())
-    summary = build(raw, tmp_path)
-    assert summary.rejected == []
-    assert summary.years_built == ["2021", "2022", "2023"]
-    for t in _year_tables():
-        assert summary.row_counts[t.name] > 0, t.name
-    for name in ("circuit_calendar", "published_circuit_rankings", "matches"):
-        assert summary.row_counts[name] > 0, name
-    wh = Warehouse(tmp_path / "w.duckdb")
+    wh = Warehouse(sample_site / "w.duckdb")
+    assert set(wh.table("ingest_log")["status"]) == {"ingested"}
+    years = ["2023", "2024", "2025", "2026"]
+    assert sorted(wh.table("year_builds")["year"].to_list()) == years
+    for name in [t.name for t in _year_tables()] + [
+        "circuit_calendar",
+        "published_circuit_rankings",
+        "matches",
+    ]:
+        assert wh.table(name).height > 0, name
     standings = wh.table("round_robin_standings")
     assert standings.filter(pl.col("tiebreak_used") == "withdrawn").height == 1
     assert set(standings["circuit"].to_list()) == {"MASTERS_GRAND_SUD", "GRAND_EST"}
     windows = wh.table("circuit_ranking_windows")
     assert windows.filter(pl.col("last_of_year"))["year"].unique().sort().to_list() == [
-        2021,
-        2022,
-    ]  # 2023 still announces editions after the data ends
-    reports = tmp_path / "reports"
-    for year in ("2021", "2022", "2023"):
+        2023,
+        2024,
+        2025,
+    ]  # 2026 still announces editions after the data ends
+    reports = sample_site / "reports"
+    for year in years:
         assert year_index_path(reports, year).exists()
         assert circuit_page_path(reports, year, "paca").exists()
-    assert circuit_page_path(reports, "2022", "grand-est").exists()
+    assert circuit_page_path(reports, "2024", "grand-est").exists()
     player = wh.table("circuit_points")["player_id"][0]
     page = (reports / "joueurs" / player_filename(player)).read_text(encoding="utf-8")
     assert "Circuits régionaux" in page

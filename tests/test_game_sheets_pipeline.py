@@ -24,8 +24,8 @@ from pipelines.reports.sections.game_sheets import SECTION
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
 from simulator.extensions.game_sheets import lexicon, misstated
-from tests.builds import build, materialise
-from tests.support import CALENDAR, declared, ingested
+from tests.builds import materialise
+from tests.support import CALENDAR, SAMPLE, declared, ingested
 from transforms.scoring import (
     STATUS_OK,
     STATUS_SCORE_DIFFERS,
@@ -538,19 +538,22 @@ def _ingest_results(root: Path) -> pl.DataFrame:
 # --- a whole build -------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_a_generated_sample_builds_with_its_audit(tmp_path: Path) -> None:
-    raw = tmp_path / "raw"
-    generate(raw, GenerateConfig(seed=5, seasons=1, players=150, first_season=2022))
-    summary = build(raw, tmp_path)
-    assert summary.rejected == []
-    sheet_rows = sum(
-        len(p.read_text(encoding="utf-8").splitlines()) - 1 for p in raw.rglob("*_game_sheet.csv")
-    )
-    assert summary.row_counts["game_sheets"] == sheet_rows > 0
-    audit = Warehouse(tmp_path / "w.duckdb").table("game_sheet_audit")
-    assert audit.height == sheet_rows + 2  # two tournaments' totals
+def test_the_generated_sample_builds_with_its_audit(sample_site: Path) -> None:
+    """The bundled sample (`classement generate --seed 2026`, built once for the suite): every
+    game sheet row loaded and audited, each sheet's tournament with its tops' total, the one
+    planted misstatement found, and the audit in its season's report."""
+    sheets = sorted(SAMPLE.rglob("*_game_sheet.csv"))
+    sheet_rows = sum(len(p.read_text(encoding="utf-8").splitlines()) - 1 for p in sheets)
+    warehouse = Warehouse(sample_site / "w.duckdb")
+    assert set(warehouse.table("ingest_log")["status"]) == {"ingested"}
+    assert warehouse.table("game_sheets").height == sheet_rows > 0
+    audit = warehouse.table("game_sheet_audit")
+    tournaments = audit["tournament_id"].n_unique()
+    assert tournaments == len(sheets)  # one sheet file a tournament
+    assert audit.height == sheet_rows + tournaments  # and each tournament's tops' total
     assert audit.filter(pl.col("status") == STATUS_SCORE_DIFFERS).height == 1
-    report = (tmp_path / "reports" / "2022-2023" / "index.html").read_text(encoding="utf-8")
-    assert "Feuilles de partie : coups rejoués et tops vérifiés" in report
-    assert "<td>score différent</td>" in report
+    differs = audit.filter(pl.col("status") == STATUS_SCORE_DIFFERS)["season"][0]
+    for season in sorted(set(audit["season"])):
+        report = (sample_site / "reports" / season / "index.html").read_text(encoding="utf-8")
+        assert "Feuilles de partie : coups rejoués et tops vérifiés" in report
+        assert ("<td>score différent</td>" in report) == (season == differs), season

@@ -27,7 +27,6 @@ from pipelines.reports.sections.mort_subite import SECTION
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
-from tests.builds import build
 from tests.support import ingested
 
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "mort_subite"
@@ -486,24 +485,25 @@ def test_the_generator_writes_rounds_and_a_final_deterministically(tmp_path: Pat
     assert result.tables["mort_subite_players"]["final"].max() == 1
 
 
-@pytest.mark.slow
-def test_a_generated_sample_builds_with_its_rounds(tmp_path: Path) -> None:
-    raw = tmp_path / "raw"
-    generate(raw, GenerateConfig(seed=2026, seasons=2, players=700, first_season=2023))
-    summary = build(raw, tmp_path)
-    assert summary.rejected == []
-    wh = Warehouse(tmp_path / "w.duckdb")
+def test_the_generated_sample_builds_with_its_rounds(sample_site: Path) -> None:
+    """The bundled sample (`classement generate --seed 2026`, built once for the suite):
+    every season's Mort Subite rounds loaded with their final, trophies awarded, the
+    elimination chart in each season's report and the challenge on the winner's page."""
+    wh = Warehouse(sample_site / "w.duckdb")
+    assert set(wh.table("ingest_log")["status"]) == {"ingested"}
     rounds = wh.read(
         "SELECT season, count(DISTINCT round_id) AS rounds, max(final) AS final FROM "
         "mort_subite_results JOIN (SELECT DISTINCT round_id, final FROM mort_subite_players) "
         "USING (round_id) GROUP BY season ORDER BY season"
     )
-    assert rounds["season"].to_list() == ["2023-2024", "2024-2025"]
-    assert all(n >= 2 for n in rounds["rounds"]) and rounds["final"].to_list() == [1, 1]
+    seasons = ["2023-2024", "2024-2025", "2025-2026"]
+    assert rounds["season"].to_list() == seasons
+    assert all(n >= 2 for n in rounds["rounds"]) and rounds["final"].to_list() == [1, 1, 1]
     standings = wh.table("mort_subite_standings")
-    assert standings.filter(pl.col("trophy").is_not_null()).height >= 2
-    report = (tmp_path / "reports" / "2023-2024" / "index.html").read_text(encoding="utf-8")
-    assert 'id="chart-mort_subite-elimination"' in report
+    assert standings.filter(pl.col("trophy").is_not_null()).height >= len(seasons)
+    for season in seasons:
+        report = (sample_site / "reports" / season / "index.html").read_text(encoding="utf-8")
+        assert 'id="chart-mort_subite-elimination"' in report, season
     winner = standings.filter(pl.col("place") == 1)["player_id"][0]
-    page = (tmp_path / "reports" / "joueurs" / f"{winner}.html").read_text(encoding="utf-8")
+    page = (sample_site / "reports" / "joueurs" / f"{winner}.html").read_text(encoding="utf-8")
     assert "Challenge Mort Subite" in page
