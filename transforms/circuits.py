@@ -548,16 +548,10 @@ def _place_units(places: np.ndarray, grid: np.ndarray, column: int) -> np.ndarra
     return np.where(scored, grid[np.clip(places, 1, grid.shape[0]) - 1, column], 0)
 
 
-def _tournament_units(
-    results: pl.DataFrame,
-    games: pl.DataFrame | None,
-    seeds: pl.DataFrame,
-    units: _Units,
-    params: CircuitParams,
-    tournament_id: str,
-) -> pl.DataFrame:
-    """The four components of every player of one tournament, in units (vectorised)."""
-    players = results.select(
+def _player_columns(results: pl.DataFrame) -> list[pl.Expr]:
+    """A tournament's results as the points read them: licence, rank, duplicate rank and
+    club (the last two null when the export has no such column; a blank club is null)."""
+    return [
         pl.col("player_id").cast(pl.String),
         pl.col("rank").cast(pl.Int64),
         (
@@ -568,7 +562,19 @@ def _tournament_units(
         (
             _blank_to_null("club") if "club" in results.columns else pl.lit(None, dtype=pl.String)
         ).alias("club"),
-    )
+    ]
+
+
+def _tournament_units(
+    results: pl.DataFrame,
+    games: pl.DataFrame | None,
+    seeds: pl.DataFrame,
+    units: _Units,
+    params: CircuitParams,
+    tournament_id: str,
+) -> pl.DataFrame:
+    """The four components of every player of one tournament, in units (vectorised)."""
+    players = results.select(_player_columns(results))
     twice = players.filter(pl.col("player_id").is_duplicated())
     if twice.height:
         raise CircuitError(
@@ -878,19 +884,9 @@ def _scored_units(
         pl.col("index").alias("pos"),
         pl.col("year").cast(pl.Int64),
     )
-    players = flagged.select(
-        "tournament_id",
-        pl.col("player_id").cast(pl.String),
-        pl.col("rank").cast(pl.Int64),
-        (
-            pl.col("duplicate_rank").cast(pl.Int64)
-            if "duplicate_rank" in flagged.columns
-            else pl.lit(None, dtype=pl.Int64)
-        ).alias("duplicate_rank"),
-        (
-            _blank_to_null("club") if "club" in flagged.columns else pl.lit(None, dtype=pl.String)
-        ).alias("club"),
-    ).join(positions, on="tournament_id", how="inner")
+    players = flagged.select("tournament_id", *_player_columns(flagged)).join(
+        positions, on="tournament_id", how="inner"
+    )
     circuit_games: pl.DataFrame | None = None
     sides: pl.DataFrame | None = None
     if games is not None and games.height:
