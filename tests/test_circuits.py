@@ -28,6 +28,7 @@ from transforms.circuits import (
     unknown_circuits_expr,
     with_circuit_codes,
 )
+from transforms.elo import GAME_SIDE_SCHEMA
 from transforms.tables import table
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
@@ -165,15 +166,7 @@ def _games(*games: tuple[str, str, int | None, int | None, float | None]) -> pl.
             "opponent_score": [g[3] for g in games],
             "player_result": [g[4] for g in games],
         },
-        schema={
-            "tournament_id": pl.String,
-            "round": pl.Int64,
-            "player_id": pl.String,
-            "opponent_id": pl.String,
-            "player_score": pl.Int64,
-            "opponent_score": pl.Int64,
-            "player_result": pl.Float64,
-        },
+        schema=GAME_SIDE_SCHEMA,
     )
 
 
@@ -805,15 +798,7 @@ def _long_circuit() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFr
                         games.append((tid, rnd, str(b), str(a), other, score, back))
     game_frame = pl.DataFrame(
         games,
-        schema={
-            "tournament_id": pl.String,
-            "round": pl.Int64,
-            "player_id": pl.String,
-            "opponent_id": pl.String,
-            "player_score": pl.Int64,
-            "opponent_score": pl.Int64,
-            "player_result": pl.Float64,
-        },
+        schema=GAME_SIDE_SCHEMA,
         orient="row",
     )
     published = pl.DataFrame(

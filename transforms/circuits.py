@@ -95,7 +95,7 @@ from math import lcm
 import numpy as np
 import polars as pl
 
-from transforms.elo import both_sides
+from transforms.elo import GAME_SIDE_SCHEMA, both_sides
 from transforms.federations import AliasTable, canonical_expr, known_expr
 from transforms.ranking import competition_rank_expr, competition_ranks
 from transforms.tables import table
@@ -903,17 +903,7 @@ def _scored_units(
             )
         )
     if sides is None:
-        sides = pl.DataFrame(
-            schema={
-                "tournament_id": pl.String,
-                "round": pl.Int64,
-                "player_id": pl.String,
-                "opponent_id": pl.String,
-                "player_score": pl.Int64,
-                "opponent_score": pl.Int64,
-                "player_result": pl.Float64,
-            }
-        )
+        sides = pl.DataFrame(schema=GAME_SIDE_SCHEMA)
     _raise_first_invalid(players, sides, flagged, circuit_games, order, units, params)
 
     players = players.sort("pos", "rank", "player_id")

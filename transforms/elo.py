@@ -116,8 +116,20 @@ def k_factors(
     ).astype(np.float64)
 
 
+# A game from one player's side, as `both_sides` gives it
+GAME_SIDE_SCHEMA: dict[str, pl.DataType] = {
+    "tournament_id": pl.String(),
+    "round": pl.Int64(),
+    "player_id": pl.String(),
+    "opponent_id": pl.String(),
+    "player_score": pl.Int64(),
+    "opponent_score": pl.Int64(),
+    "player_result": pl.Float64(),
+}
+
+
 def both_sides(games: pl.DataFrame) -> pl.DataFrame:
-    """Every non-bye game from each player's side, once.
+    """Every non-bye game from each player's side, once (`GAME_SIDE_SCHEMA`'s columns).
 
     `player_result` (1, 0.5, 0 for the player), where the export states it, is carried and
     mirrored (1 − result for the opponent); events recorded without scores state only it.
