@@ -18,7 +18,7 @@ import pytest
 
 from pipelines.reports.charts import BAR_LINE, axis, base_layout, hline
 from pipelines.reports.html import Html
-from pipelines.reports.page import PRINT_WIDTH_PX, page
+from pipelines.reports.page import page
 from pipelines.reports.pdf import (
     ALONE_ROWS,
     REPORTS_URL,
@@ -422,53 +422,3 @@ def test_a_page_read_from_disk_prints_the_links_of_the_reports_address(tmp_path:
     assert data.count(b"/Subtype /Link") == 2  # the player's page and the section (inside)
     assert b"file:" not in data and str(tmp_path).encode() not in data
     assert "Zéphyrin Quintal 1 964" in " ".join(_text(pdf, "-layout").split())
-
-
-def _wide_tables(css: str = "") -> str:
-    """A page with the tables that used to overflow the paper: numeric headings longer
-    than their numbers, and a game sheet's rack and detail of long unbroken words."""
-    headings = ["Licenciés", "Séries 1 à 4", "Classés par la règle", "Nouveaux licenciés"]
-    headings += ["(série 7)", "Non classés", "Somme des tops calculés", "Top total annoncé"]
-    heads = "".join(f'<th class="num">{h}</th>' for h in headings)
-    cells = "".join(f'<td class="num">{n}</td>' for n in range(1_000, 9_000, 1_000))
-    words = ["Grand Prix de Tournai", "QeDCTOYAIEEEEPMX", "I3", "39", "39", "coup irrégulier"]
-    words += ["tirage PXSRE+HLQDTIMNRZWKVB non valide (FISF §3.2)"]
-    sheet = "".join(f"<td>{w}</td>" for w in words)
-    html = page(
-        "Essai",
-        Html(
-            f'<section class="report-section" id="national"><table><thead><tr><th>Fédération'
-            f"</th>{heads}</tr></thead><tbody><tr><td>FFSc</td>{cells}</tr></tbody></table>"
-            f'</section><section class="report-section" id="game_sheets"><table><tbody>'
-            f"<tr>{sheet}{sheet}</tr></tbody></table></section>"
-        ),
-        with_plotly=False,
-    )
-    return html.replace("</style>", f"{css}</style>")
-
-
-def test_the_print_stylesheet_keeps_wide_tables_on_the_paper(tmp_path: Path) -> None:
-    """Laid out for print at the paper's width, the tables that used to overflow fit: the
-    print does not lay the page out a second time to shrink it (a season report of 18,000
-    players: one layout of 170,000 boxes, about 3 s, saved). Without the print rules the
-    same page overflows (the check can fail)."""
-    from playwright.sync_api import sync_playwright
-
-    from pipelines.reports.pdf import CHROMIUM_ARGS, chromium_path
-
-    unfit = "@media print { th.num { white-space: nowrap; } th, td { padding: .2rem .45rem; }"
-    unfit += " #game_sheets td { overflow-wrap: normal; } }"
-    widths = {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
-        try:
-            for name, css in (("fit", ""), ("unfit", unfit)):
-                path = tmp_path / f"{name}.html"
-                path.write_text(_wide_tables(css), encoding="utf-8")
-                tab = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
-                tab.emulate_media(media="print")
-                tab.goto(path.as_uri(), wait_until="load")
-                widths[name] = tab.evaluate("document.documentElement.scrollWidth")
-        finally:
-            browser.close()
-    assert widths["fit"] <= PRINT_WIDTH_PX < widths["unfit"], widths

@@ -156,12 +156,6 @@ dl.glossary dd { margin: .1rem 0 0 1.2rem; }
   .scroll { overflow: visible; }
   details > summary { list-style: none; font-weight: bold; }
   details::details-content { content-visibility: visible; display: contents; }
-  /* Tables kept within the paper's width (numeric headings wrap, narrower cells, the game
-     sheets' racks and details break anywhere): a page wider than the paper is laid out
-     twice by the print, then shrunk onto it. */
-  th.num { white-space: normal; }
-  th, td { padding: .2rem .3rem; }
-  #game_sheets td { overflow-wrap: anywhere; }
 }
 """
 

@@ -16,9 +16,10 @@ What printing a long report costs (a season report of 18,000 players: 11,400 tab
 - its tables are kept out of the layout while it loads (`HOLD_TABLES`): Plotly measures
   the page as it draws each chart, and each measure laid out every row parsed so far; they
   are laid out once, for print;
-- the print stylesheet (`pipelines.reports.page.CSS`) keeps every table within the width of
-  the paper: a page wider than the paper is laid out twice by Chromium's print (once at
-  the paper's width, then again at its own width to be shrunk onto the paper).
+- left as it is: a page wider than the paper (a table of long numeric headings) is laid
+  out twice by Chromium's print, once at the paper's width, then at its own width to be
+  shrunk onto the paper (about 3 s of a season report's 8 s of print); print rules that
+  keep the tables on the paper change how the lists wrap (words cut at a hyphen).
 """
 
 from __future__ import annotations
@@ -164,9 +165,10 @@ def print_workers() -> int:
 
 
 # A page holding this many table rows or more prints alone (every worker's slot taken):
-# Chromium's print layout of a season report of 20,000 players holds about 1.5 GiB more
-# than the page itself, and two of them at once would double a build's peak memory. The
-# smaller pages (the circuits', most seasons') print side by side.
+# printing a season report of 18,000 players (11,600 rows) takes Chromium about 1.9 GiB
+# (its processes' PSS; 2.4 GiB before the page was read from disk and laid out once), and
+# two of them at once would double a build's peak memory. The smaller pages (the
+# circuits', most seasons') print side by side.
 ALONE_ROWS = 4_000
 
 
