@@ -12,10 +12,13 @@ What printing a long report costs (a season report of 18,000 players: 11,400 tab
 65,000 cells, 12,000 chart markers) and what is done about it:
 - the page is read by Chromium from disk (a `file:` address), its links then given the
   fixed address by a `<base>` element added once it is loaded: served through Playwright's
-  request interception, its 11 MB crossed the driver's pipe in base64 (about 5 s of CPU);
+  request interception, its 11 MB crossed the driver's pipe in base64 (on a busy machine
+  up to 5 s of CPU; on a quiet one well under 1 s);
 - its tables are kept out of the layout while it loads (`HOLD_TABLES`): Plotly measures
   the page as it draws each chart, and each measure laid out every row parsed so far; they
-  are laid out once, for print;
+  are laid out once, for print (a small saving: the page's parsing, its 4.8 MB of plotly.js
+  and the drawing of its charts, 12,000 SVG markers, stay; about 8 s of CPU to load, 8 s to
+  print on a quiet machine, the same PDF bytes as before);
 - left as it is: a page wider than the paper (a table of long numeric headings) is laid
   out twice by Chromium's print, once at the paper's width, then at its own width to be
   shrunk onto the paper (about 3 s of a season report's 8 s of print); print rules that
