@@ -27,6 +27,7 @@ _MARKED = re.compile(
     re.S,
 )
 NOT_PRINTED = "Le PDF de ce rapport n'a pas pu être imprimé lors de la dernière construction"
+_NOT_PRINTED_BYTES = NOT_PRINTED.encode("utf-8")  # as `earlier_pdf_text` writes it, unescaped
 
 
 def pdf_link(href: str, label: str) -> Html:
@@ -65,8 +66,13 @@ def _pages(reports: Path) -> Iterator[Path]:
 def _rewrite(page: Path, earlier: dict[Path, dt.date | None]) -> bool:
     """Each marked link of `page` to a PDF of `earlier` (resolved path → the date it was
     printed, None when missing) says so, the others are plain links; the page is written
-    again only when it changes."""
-    text = page.read_text(encoding="utf-8")
+    again only when it changes. With no such PDF, a page that says nothing of a PDF not
+    printed (every link plain, as written) is left unread past that search: a build with
+    nothing to print reads the long season reports once, not through the pattern."""
+    data = page.read_bytes()
+    if not earlier and _NOT_PRINTED_BYTES not in data:
+        return False
+    text = data.decode("utf-8")
 
     def replace(match: re.Match[str]) -> str:
         href, label = html.unescape(match["href"]), html.unescape(match["label"])
