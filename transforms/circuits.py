@@ -95,7 +95,7 @@ from math import lcm
 import numpy as np
 import polars as pl
 
-from transforms.elo import GAME_SIDE_SCHEMA, both_sides
+from transforms.elo import GAME_SIDE_SCHEMA, both_sides, game_score_expr
 from transforms.federations import AliasTable, canonical_expr, known_expr
 from transforms.ranking import competition_rank_expr, competition_ranks
 from transforms.tables import table
@@ -532,13 +532,7 @@ def _game_sides(games: pl.DataFrame | None, tournament_id: str) -> pl.DataFrame:
     return sides.select(
         "player_id",
         "opponent_id",
-        s=pl.when(pl.col("player_result").is_not_null())
-        .then(pl.col("player_result"))
-        .when(pl.col("player_score") > pl.col("opponent_score"))
-        .then(1.0)
-        .when(pl.col("player_score") == pl.col("opponent_score"))
-        .then(0.5)
-        .otherwise(0.0),
+        s=game_score_expr(),
     )
 
 
@@ -926,13 +920,7 @@ def _scored_units(
             "tournament_id",
             "player_id",
             "opponent_id",
-            s=pl.when(pl.col("player_result").is_not_null())
-            .then(pl.col("player_result"))
-            .when(pl.col("player_score") > pl.col("opponent_score"))
-            .then(1.0)
-            .when(pl.col("player_score") == pl.col("opponent_score"))
-            .then(0.5)
-            .otherwise(0.0),
+            s=game_score_expr(),
         )
         .join(
             players.select("tournament_id", "player_id", "pos").with_row_index("row"),

@@ -128,6 +128,20 @@ GAME_SIDE_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
+def game_score_expr() -> pl.Expr:
+    """A side's score of its game: its stated result (`player_result`) when the export gives
+    one, else 1, ½ or 0 by the two scores."""
+    return (
+        pl.when(pl.col("player_result").is_not_null())
+        .then(pl.col("player_result"))
+        .when(pl.col("player_score") > pl.col("opponent_score"))
+        .then(1.0)
+        .when(pl.col("player_score") == pl.col("opponent_score"))
+        .then(0.5)
+        .otherwise(0.0)
+    )
+
+
 def both_sides(games: pl.DataFrame) -> pl.DataFrame:
     """Every non-bye game from each player's side, once (`GAME_SIDE_SCHEMA`'s columns).
 
@@ -230,15 +244,7 @@ def elo_history(
             f"tournament {row['tournament_id']}, round {row['round']}: the game of "
             f"{row['player_id']} against {row['opponent_id']} has no score"
         )
-    sides = sides.with_columns(
-        s=pl.when(pl.col("player_result").is_not_null())
-        .then(pl.col("player_result"))
-        .when(pl.col("player_score") > pl.col("opponent_score"))
-        .then(1.0)
-        .when(pl.col("player_score") == pl.col("opponent_score"))
-        .then(0.5)
-        .otherwise(0.0)
-    )
+    sides = sides.with_columns(s=game_score_expr())
     position = ordered.select(
         "tournament_id",
         pl.int_range(pl.len()).alias("_t"),
