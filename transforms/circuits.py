@@ -506,19 +506,25 @@ def seeds_from_ranking(ranking: pl.DataFrame, params: CircuitParams) -> pl.DataF
     )
 
 
+def _sides_of(games: pl.DataFrame) -> pl.DataFrame:
+    """`both_sides` of games whose export may lack the scores (results only): licences as
+    text, a missing score column as nulls."""
+    for column in ("player_score", "opponent_score"):
+        if column not in games.columns:
+            games = games.with_columns(pl.lit(None, dtype=pl.Int64).alias(column))
+    return both_sides(
+        games.with_columns(
+            pl.col("player_id").cast(pl.String), pl.col("opponent_id").cast(pl.String)
+        )
+    )
+
+
 def _game_sides(games: pl.DataFrame | None, tournament_id: str) -> pl.DataFrame:
     """Each game of the tournament from each player's side, with the result `s` (1/0.5/0)."""
     empty = pl.DataFrame(schema={"player_id": pl.String, "opponent_id": pl.String, "s": pl.Float64})
     if games is None or games.height == 0:
         return empty
-    for column in ("player_score", "opponent_score"):
-        if column not in games.columns:
-            games = games.with_columns(pl.lit(None, dtype=pl.Int64).alias(column))
-    sides = both_sides(
-        games.with_columns(
-            pl.col("player_id").cast(pl.String), pl.col("opponent_id").cast(pl.String)
-        )
-    )
+    sides = _sides_of(games)
     unknown = sides.filter(
         pl.col("player_result").is_null()
         & (pl.col("player_score").is_null() | pl.col("opponent_score").is_null())
@@ -887,15 +893,7 @@ def _scored_units(
         circuit_games = games.with_columns(pl.col("tournament_id").cast(pl.String)).join(
             positions.select("tournament_id"), on="tournament_id", how="semi"
         )
-        played = circuit_games
-        for score in ("player_score", "opponent_score"):
-            if score not in played.columns:
-                played = played.with_columns(pl.lit(None, dtype=pl.Int64).alias(score))
-        sides = both_sides(
-            played.with_columns(
-                pl.col("player_id").cast(pl.String), pl.col("opponent_id").cast(pl.String)
-            )
-        )
+        sides = _sides_of(circuit_games)
     if sides is None:
         sides = pl.DataFrame(schema=GAME_SIDE_SCHEMA)
     _raise_first_invalid(players, sides, flagged, circuit_games, order, units, params)
