@@ -16,9 +16,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import dagster as dg
 import polars as pl
 
 from pipelines.build_state import (
@@ -30,23 +29,41 @@ from pipelines.build_state import (
     raw_digest,
     save_state,
 )
-from pipelines.definitions import defs as project_defs
 from pipelines.ingest.bounds import LATE_DATE
 from pipelines.ingest.raw import listing
-from pipelines.instance import build_instance
 from pipelines.locks import exclusive
+from pipelines.paths import default_cache, default_quarantine
 from pipelines.progress import PROGRESS, throttled
 from pipelines.publish import Publish, journal_path, publish, recover
 from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.reports.layout import printable_reports
 from pipelines.reports.pdf import print_pdfs
 from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
-from pipelines.resources import WarehouseResource, default_cache, default_quarantine
 from pipelines.shrink import previous_exports, refuse_empty, shrink_warnings
 from pipelines.staleness import STAGES, record_build, stale_partitions
 from pipelines.warehouse import Warehouse
 
+if TYPE_CHECKING:
+    import dagster as dg
+
+    from pipelines.definitions import defs as project_defs
+    from pipelines.instance import build_instance
+    from pipelines.resources import WarehouseResource
+
 Printer = Callable[[str], None]
+
+
+def _import_dagster() -> None:
+    """Bind, in this module, the names of the build proper: Dagster, the code location, its
+    instance and resource. Imported on first need rather than with the module: about 3 s of
+    CPU at start-up (half of a rebuild with nothing changed) that `run_build`'s no-change
+    path never needs; the build proper (`_build`, `_definitions`) calls this first."""
+    global dg, project_defs, build_instance, WarehouseResource
+    import dagster as dg
+
+    from pipelines.definitions import defs as project_defs
+    from pipelines.instance import build_instance
+    from pipelines.resources import WarehouseResource
 
 
 @dataclass
@@ -366,6 +383,7 @@ def _build(
     full: bool = False,
 ) -> BuildSummary:
     """The build proper, in staging copies published at the end (`run_build`)."""
+    _import_dagster()
     timings: dict[str, float] = {}
     started = time.perf_counter()
     staging = _staging_file(warehouse_path)
@@ -428,8 +446,8 @@ def _stage_reports(reports: Path, staging: Path) -> None:
 _EMIT: ContextVar[Printer] = ContextVar("classement_build_emit", default=print)
 
 
-@dg.logger
 def _progress(_init_context: dg.InitLoggerContext) -> logging.Logger:
+    """The progress logger of every run (`_definitions` makes it a Dagster logger)."""
     log = logging.getLogger("classement.build.progress")
     log.handlers = [_ProgressHandler(_EMIT.get())]
     log.setLevel(logging.DEBUG)
@@ -442,12 +460,13 @@ def _definitions() -> dg.Definitions:
     """The code location's assets, checks and jobs, made once a process: each run gets its
     warehouse resource through its run config (`_run_config`) and prints through `_EMIT`, so
     each job is resolved once a process, not once a build (a small build: about 8 % less)."""
+    _import_dagster()
     return dg.Definitions(
         assets=project_defs.assets,
         asset_checks=project_defs.asset_checks,
         jobs=project_defs.jobs,
         resources={"warehouse": WarehouseResource.configure_at_launch()},
-        loggers={"progress": _progress},
+        loggers={"progress": dg.logger(_progress)},
     )
 
 
@@ -465,6 +484,7 @@ def _ephemeral_instance() -> dg.DagsterInstance:
     build's ingest sets its dynamic partitions to those of its raw folder, and creating an
     instance costs about half a second a build); its event log keeps the run events only
     (`pipelines.instance`)."""
+    _import_dagster()
     return build_instance()
 
 

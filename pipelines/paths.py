@@ -14,3 +14,13 @@ DEFAULT_REPORTS_DIR = PROJECT_ROOT / "data" / "reports"
 # The project's rule parameters; `CLASSEMENT_REFERENCE_DIR` or an argument names another
 # folder (`pipelines.reference.bundle.reference_dir`).
 REFERENCE_DIR = PROJECT_ROOT / "data" / "reference"
+
+
+def default_cache(warehouse: Path) -> Path:
+    """What builds keep between them: `<warehouse file>.cache/` beside it."""
+    return warehouse.with_name(warehouse.name + ".cache")
+
+
+def default_quarantine(warehouse: Path) -> Path:
+    """One quarantine per warehouse: `<warehouse file>.quarantine/` beside it."""
+    return warehouse.with_name(warehouse.name + ".quarantine")

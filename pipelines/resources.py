@@ -9,7 +9,13 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
-from pipelines.paths import DEFAULT_RAW_DIR, DEFAULT_REPORTS_DIR, DEFAULT_WAREHOUSE
+from pipelines.paths import (
+    DEFAULT_RAW_DIR,
+    DEFAULT_REPORTS_DIR,
+    DEFAULT_WAREHOUSE,
+    default_cache,
+    default_quarantine,
+)
 from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.warehouse import Warehouse
 
@@ -77,13 +83,3 @@ class WarehouseResource(dg.ConfigurableResource):
     def cache(self) -> Path:
         """Derived data kept between builds (`pipelines.ingest.cache`)."""
         return Path(self.cache_dir) if self.cache_dir else default_cache(Path(self.warehouse_path))
-
-
-def default_cache(warehouse: Path) -> Path:
-    """What builds keep between them: `<warehouse file>.cache/` beside it."""
-    return warehouse.with_name(warehouse.name + ".cache")
-
-
-def default_quarantine(warehouse: Path) -> Path:
-    """One quarantine per warehouse: `<warehouse file>.quarantine/` beside it."""
-    return warehouse.with_name(warehouse.name + ".quarantine")
