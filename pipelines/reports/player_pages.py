@@ -26,7 +26,6 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from pipelines.reports.html import (
     count_of,
     definition_list,
     esc,
+    esc_expr,
     fmt_date,
     fmt_number,
     fmt_signed,
@@ -363,6 +363,14 @@ def _table_shell(
     headers: list[str], numeric: tuple[int, ...], caption: str | None
 ) -> tuple[str, str]:
     """The markup of `html.table` before and after its rows."""
+    return _shell(tuple(headers), numeric, caption)
+
+
+@lru_cache(maxsize=64)
+def _shell(
+    headers: tuple[str, ...], numeric: tuple[int, ...], caption: str | None
+) -> tuple[str, str]:
+    """`_table_shell`, made once per table."""
     empty = table(headers, [], numeric=numeric, caption=caption)
     before, after = empty.split("<tbody></tbody>")
     return before + "<tbody>", "</tbody>" + after
@@ -655,90 +663,54 @@ def _shared_chart_html(
     )
 
 
-def _event_scores_tables(pid: str, d: _PlayerData, chunk: _Chunk) -> Html | None:
+EVENT_HEADERS = (
+    "Date",
+    "Épreuve",
+    "Série tenue",
+    "Place",
+    "Poids",
+    "Part",
+    "%N1",
+    "%N2",
+    "%N3",
+    "%N4",
+    "PC",
+)
+# the « Part » of an event: weight / divisor of its season (formatted once per distinct pair)
+SHARE_CELL: _Cell = (
+    ("weight", "_divisor"),
+    lambda weight, divisor: f"{fmt_number(100 * weight / divisor, 1)} %",
+)
+# a season's total row (series_standings), after its events
+TOTAL_CELLS: tuple[_Cell, ...] = (
+    (("_events",), lambda _: Html("<strong>Saison</strong>")),
+    (("_events",), lambda events: count_of(events, "épreuve")),
+    (("_events",), lambda _: ""),
+    (("_events",), lambda _: ""),
+    (("_total_weight",), lambda weight: fmt_number(weight, 2)),
+    (("_events",), lambda _: "100 %"),
+    *(((f"_total_n{x}",), lambda v: _strong(fmt_number(v, 2))) for x in (1, 2, 3, 4)),
+    (("_total_pc",), lambda v: _strong(fmt_number(v, 2))),
+)
+
+
+def _event_scores_tables(pid: str, chunk: _Chunk) -> Html | None:
     """Per season, each duplicate event's %N1–%N4 and PC, its weight and its share in the
-    season's global percentages."""
-    scores = chunk.events.get(pid)
-    if scores is None:
-        return None
-    totals = {r["season"]: r for r in _rows(d.standings, pid)}
-    by_season: dict[str, list[tuple[str, float, str]]] = {}
-    for season, head, weight, tail in scores:  # by season, then by date (`_chunk`)
-        by_season.setdefault(season, []).append((head, weight, tail))
-    before, after = _table_shell(
-        [
-            "Date",
-            "Épreuve",
-            "Série tenue",
-            "Place",
-            "Poids",
-            "Part",
-            "%N1",
-            "%N2",
-            "%N3",
-            "%N4",
-            "PC",
-        ],
-        EVENT_NUMERIC,
-        None,
-    )
-    parts: list[str] = []
-    for season, events in by_season.items():
-        weight_sum = sum(weight for _, weight, _ in events)
-        divisor = max(weight_sum, d.divisor) or 1.0
-        rows = [
-            f"<tr>{head}{_share_cell(weight, divisor, math.copysign(1.0, weight))}{tail}</tr>"
-            for head, weight, tail in events
-        ]
-        total = totals.get(season)
-        if total is not None:
-            cells = (
-                Html("<strong>Saison</strong>"),
-                count_of(len(events), "épreuve"),
-                "",
-                "",
-                fmt_number(total["weight"], 2),
-                "100 %",
-                *(_strong(fmt_number(total[f"pct_n{x}"], 2)) for x in (1, 2, 3, 4)),
-                _strong(fmt_number(total["pc"], 2)),
-            )
-            rows.append(
-                "<tr>"
-                + "".join(_cell_html(c, i in EVENT_NUMERIC) for i, c in enumerate(cells))
-                + "</tr>"
-            )
-        parts.append(f"<h3>Saison {esc(season)}</h3>")
-        parts.append(before + "".join(rows) + after)
-    caption = (
-        '<p class="note">%Nx de la saison = Σ (poids × %Nx de l\'épreuve) / diviseur, le '
-        "diviseur étant la somme des poids (au moins D = "
-        f"{esc(fmt_number(d.divisor, 2))}) ; la « Part » d'une épreuve est poids / diviseur, "
-        "sa contribution au %Nx de la saison est donc Part × %Nx. Les PC de la saison sont la "
-        "somme des PC des épreuves.</p>"
-    )
-    return Html(caption + "".join(parts))
-
-
-@lru_cache(maxsize=4096)
-def _share_cell(weight: float, divisor: float, sign: float) -> str:
-    """The « Part » cell of an event (few distinct weights and divisors: formatted once;
-    `sign` keys 0.0 and -0.0 apart, equal keys but not the same text)."""
-    return _cell_html(f"{fmt_number(100 * weight / divisor, 1)} %", True)
-
-
-_Event = tuple[str, str, float, str]  # season, cells before the « Part », weight, after
+    season's global percentages (built for the chunk's players at once: `_event_cells`)."""
+    section = chunk.events.get(pid)
+    return None if section is None else Html(section)
 
 
 @dataclass(frozen=True)
 class _Chunk:
     """The rows of the long tables of a group of players' pages, built for all of them at
-    once: per player, the `<tr>` rows of the cote, Elo and tournaments tables, and their
-    duplicate events (season, cells before the « Part », weight, cells after it)."""
+    once: per player, the `<tr>` rows of the cote, Elo and tournaments tables, and the
+    whole section of their duplicate events."""
 
     cote: dict[str, str]
     elo: dict[str, str]
     tournaments: dict[str, str]
-    events: dict[str, list[_Event]]
+    events: dict[str, str]
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
@@ -758,9 +730,12 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
     )
 
 
-def _event_cells(
-    d: _PlayerData, players: pl.Series
-) -> dict[str, list[tuple[str, str, float, str]]]:
+def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
+    """Each player's section of duplicate events (`_event_scores_tables`), for `players`:
+    per season a title and a table of its events (by date), each with its « Part » of the
+    season's divisor (the sum of the season's weights, at least D), then the season's total
+    row when the player has one (series_standings). Every cell is formatted once per
+    distinct value (`_with_cells`), the rows joined in Polars."""
     if d.duplicate.frame is None:
         return {}
     part = d.duplicate.frame.filter(pl.col("player_id").is_in(players.implode()))
@@ -771,6 +746,7 @@ def _event_cells(
         schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
         orient="row",
     )
+    keys = ["player_id", "season"]
     # an event the tournaments do not name is shown by its id, undated, of weight 1
     part = (
         part.join(events, on="tournament_id", how="left", maintain_order="left")
@@ -779,16 +755,81 @@ def _event_cells(
             pl.col("w").fill_null(1.0).alias("weight"),
         )
         .sort("player_id", "season", "end", "tournament_id", maintain_order=True)
+        # the weights summed in order, as Python's `sum` does (`cum_sum`: no reordering)
+        .with_columns(pl.col("weight").cum_sum().over(keys).alias("_weight_sum"))
+        .with_columns(pl.col("_weight_sum").last().over(keys))
+        .with_columns(
+            pl.max_horizontal("_weight_sum", pl.lit(d.divisor, dtype=pl.Float64)).alias("_divisor")
+        )
+        # `max(sum, D) or 1.0`: a zero divisor counts as 1
+        .with_columns(
+            pl.when(pl.col("_divisor") == 0.0)
+            .then(pl.lit(1.0))
+            .otherwise(pl.col("_divisor"))
+            .alias("_divisor")
+        )
     )
     part = _with_cells(part, EVENT_HEAD_CELLS, EVENT_NUMERIC, "_head")
+    part = _with_cells(part, (SHARE_CELL,), EVENT_NUMERIC, "_share", first=5)
     part = _with_cells(part, EVENT_TAIL_CELLS, EVENT_NUMERIC, "_tail", first=6)
-    grouped = part.group_by("player_id", maintain_order=True).agg(
-        pl.struct("season", "_head", "weight", "_tail")
+    seasons = part.group_by(keys, maintain_order=True).agg(
+        pl.concat_str(pl.lit("<tr>"), "_head", "_share", "_tail", pl.lit("</tr>"))
+        .str.join("")
+        .alias("_rows"),
+        pl.len().alias("_events"),
     )
-    return {
-        pid: [(e["season"], e["_head"], e["weight"], e["_tail"]) for e in rows]
-        for pid, rows in grouped.iter_rows()
-    }
+    totals = (
+        d.standings.frame.filter(pl.col("player_id").is_in(players.implode()))
+        .unique(keys, keep="last", maintain_order=True)
+        .select(
+            *keys,
+            pl.col("weight").alias("_total_weight"),
+            *(pl.col(f"pct_n{x}").alias(f"_total_n{x}") for x in (1, 2, 3, 4)),
+            pl.col("pc").alias("_total_pc"),
+            pl.lit(True).alias("_total"),
+        )
+        if d.standings.frame is not None
+        else pl.DataFrame(
+            schema={
+                "player_id": pl.String,
+                "season": pl.String,
+                "_total_weight": pl.Float64,
+                **{f"_total_n{x}": pl.Float64 for x in (1, 2, 3, 4)},
+                "_total_pc": pl.Float64,
+                "_total": pl.Boolean,
+            }
+        )
+    )
+    seasons = seasons.join(totals, on=keys, how="left", maintain_order="left")
+    seasons = _with_cells(seasons, TOTAL_CELLS, EVENT_NUMERIC, "_total_cells")
+    before, after = _table_shell(list(EVENT_HEADERS), EVENT_NUMERIC, None)
+    total_row = (
+        pl.when(pl.col("_total"))
+        .then(pl.concat_str(pl.lit("<tr>"), "_total_cells", pl.lit("</tr>")))
+        .otherwise(pl.lit(""))
+    )
+    sections = seasons.select(
+        "player_id",
+        pl.concat_str(
+            pl.lit("<h3>Saison "),
+            esc_expr(pl.col("season")),
+            pl.lit("</h3>" + before),
+            "_rows",
+            total_row,
+            pl.lit(after),
+        ).alias("_section"),
+    )
+    caption = (
+        '<p class="note">%Nx de la saison = Σ (poids × %Nx de l\'épreuve) / diviseur, le '
+        "diviseur étant la somme des poids (au moins D = "
+        f"{esc(fmt_number(d.divisor, 2))}) ; la « Part » d'une épreuve est poids / diviseur, "
+        "sa contribution au %Nx de la saison est donc Part × %Nx. Les PC de la saison sont la "
+        "somme des PC des épreuves.</p>"
+    )
+    grouped = sections.group_by("player_id", maintain_order=True).agg(
+        pl.col("_section").str.join("")
+    )
+    return {pid: caption + section for pid, section in grouped.iter_rows()}
 
 
 def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
@@ -874,7 +915,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     classified = _series_table(pid, d)
     if classified is not None:
         parts += ["<h2>Classement duplicate de fin de saison</h2>", classified]
-    events = _event_scores_tables(pid, d, chunk)
+    events = _event_scores_tables(pid, chunk)
     if events is not None:
         parts += ["<h2>Épreuves duplicate : %N1 à %N4 et PC</h2>", events]
     if pid in chunk.cote:
