@@ -26,10 +26,13 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -714,6 +717,10 @@ class _Chunk:
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
+WORKERS = 2  # processes rendering and writing the pages of a large build
+# pages to render from which the workers pay for their start (a fresh interpreter each,
+# importing this module: about a second of CPU): a new tournament renders a few hundred
+PARALLEL_FROM = 2 * CHUNK
 
 
 def _tournament_cells(d: _PlayerData) -> tuple[_Cell, ...]:
@@ -1019,11 +1026,16 @@ def _event_rows(d: _PlayerData) -> PlayerRows:
 
 
 def write_player_pages(
-    data: ReportData, reports: Path, progress: Callable[[int, int], None] | None = None
+    data: ReportData,
+    reports: Path,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = WORKERS,
 ) -> PagesWritten:
     """Write `joueurs/<licence>.html` for every player whose page changed (`page_digests`)
     or is missing; remove pages of players gone. `progress(done, total)` is called as
-    pages are rendered."""
+    pages are rendered. With `workers` > 1 and at least `PARALLEL_FROM` pages to render,
+    the pages are rendered and written by that many worker processes (`_render_in_workers`),
+    the same bytes."""
     d = _load(data)
     folder = reports / PLAYERS_DIR
     folder.mkdir(parents=True, exist_ok=True)
@@ -1035,17 +1047,20 @@ def write_player_pages(
         for pid, digest in digests.items()
         if known.get(names[pid]) != digest or not (folder / names[pid]).exists()
     ]
-    done = 0
-    for start in range(0, len(todo), CHUNK):
-        group = todo[start : start + CHUNK]
-        chunk = _chunk(d, pl.Series(group, dtype=pl.String))
-        for split in _fetched(d):
-            split.prefetch(group)
-        for pid in group:
-            _write_page(folder / names[pid], render_player(pid, d, chunk))
-            done += 1
-            if progress is not None:
-                progress(done, len(todo))
+    if workers > 1 and len(todo) >= PARALLEL_FROM:
+        _render_in_workers(d, todo, [folder / names[pid] for pid in todo], workers, progress)
+    else:
+        done = 0
+        for start in range(0, len(todo), CHUNK):
+            group = todo[start : start + CHUNK]
+            chunk = _chunk(d, pl.Series(group, dtype=pl.String))
+            for split in _fetched(d):
+                split.prefetch(group)
+            for pid in group:
+                _write_page(folder / names[pid], render_player(pid, d, chunk))
+                done += 1
+                if progress is not None:
+                    progress(done, len(todo))
     written = set(names.values())
     for stale in folder.glob("*.html"):
         if stale.name not in written:
@@ -1075,11 +1090,98 @@ class PagesWritten:
 def _write_page(path: Path, text: str) -> None:
     """`html.write_atomic` without making the folder again for every page (made once): a
     temporary sibling renamed over the page, which also breaks the hard link a staging
-    copy of the reports holds to the published page."""
+    copy of the reports holds to the published page (the text encoded once, written as
+    bytes: no text layer)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as out:
-        out.write(text)
+    with open(tmp, "wb") as out:
+        out.write(text.encode("utf-8"))
     os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------ the worker processes
+
+
+def _restricted(value: Any, players: pl.Series) -> Any:
+    """`value` (`_PlayerData`, what a block loaded…) with every `PlayerRows` in it cut down
+    to the rows of `players` (in their order, each player's rows together, as `by_player`
+    keeps them; no digest: the worker renders, it does not compare)."""
+    if isinstance(value, PlayerRows):
+        if value.frame is None:
+            return PlayerRows(None, {}, {})
+        part = value.frame.filter(pl.col("player_id").is_in(players.implode()))
+        spans: dict[str, tuple[int, int]] = {}
+        start = 0
+        for pid, length in part.group_by("player_id", maintain_order=True).len().iter_rows():
+            spans[pid] = (start, length)
+            start += length
+        return PlayerRows(part if part.height else None, spans, {})
+    if isinstance(value, PlayerBlock):
+        return value
+    if isinstance(value, dict):
+        return {k: _restricted(v, players) for k, v in value.items()}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
+        return type(value)(*(_restricted(v, players) for v in value))
+    if isinstance(value, list | tuple):
+        return type(value)(_restricted(v, players) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: _restricted(getattr(value, f.name), players)
+            for f in dataclasses.fields(value)
+            if f.init
+        }
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+# a worker's task: the chunk's data, its players and their pages' paths
+_Task = tuple[_PlayerData, list[str], list[str]]
+
+
+def _render_chunk(task: _Task) -> int:
+    """In a worker: build the long tables of a chunk's players, render and write their
+    pages."""
+    d, group, paths = task
+    chunk = _chunk(d, pl.Series(group, dtype=pl.String))
+    for split in _fetched(d):
+        split.prefetch(group)
+    for pid, path in zip(group, paths, strict=True):
+        _write_page(Path(path), render_player(pid, d, chunk))
+    return len(group)
+
+
+def _render_in_workers(
+    d: _PlayerData,
+    todo: list[str],
+    paths: list[Path],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Render and write the pages of `todo` by chunks in `workers` processes. The build
+    process holds DuckDB's and Polars' thread pools: the workers are started fresh
+    ("spawn"), never forked. This process cuts every table down to a chunk's players; a
+    worker gets that (pickled), builds the chunk's long tables, renders and writes. At
+    most `workers` + 1 chunks are in flight: the memory held is a few chunks', not the
+    site's."""
+    context = multiprocessing.get_context("spawn")
+    done = 0
+    with context.Pool(workers) as pool:
+        pending: deque[AsyncResult[int]] = deque()
+        for start in range(0, len(todo), CHUNK):
+            group = todo[start : start + CHUNK]
+            players = pl.Series(group, dtype=pl.String)
+            part = _restricted(dataclasses.replace(d, players=d.players.clear()), players)
+            task: _Task = (part, group, [str(p) for p in paths[start : start + CHUNK]])
+            pending.append(pool.apply_async(_render_chunk, (task,)))
+            while len(pending) > workers:
+                done += pending.popleft().get()
+                if progress is not None:
+                    progress(done, len(todo))
+        while pending:
+            done += pending.popleft().get()
+            if progress is not None:
+                progress(done, len(todo))
+        pool.close()
+        pool.join()
 
 
 def _read_digests(path: Path) -> dict[str, str]:
