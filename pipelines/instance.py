@@ -13,11 +13,14 @@ Decisions taken here (issue 23, a test suite in minutes; issue 25, one tournamen
   step's inputs (`get_asset_records` answers at once) and records the default version,
   instead of two SQLite queries per input of every step (measured: half the time of a
   small raw folder's build went there, `_fetch_input_asset_version_info` and `store_event`).
+- The dynamic partitions (the seasons, the years) are written to its SQLite as usual and
+  read from a copy in memory: Dagster asks whether a run's partition exists several times
+  per step (`has_dynamic_partition`), and only this process ever changes them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import dagster as dg
 from dagster._core.events.log import EventLogEntry
@@ -33,7 +36,40 @@ from dagster._core.storage.runs import InMemoryRunStorage
 
 class RunEventsOnly(InMemoryEventLogStorage):
     """An in-memory event log that stores the run events and nothing else (see the module's
-    docstring); its dynamic partitions are kept as usual."""
+    docstring); its dynamic partitions are kept as usual, and read from memory."""
+
+    def __init__(self) -> None:
+        self._partitions: dict[str, tuple[list[str], frozenset[str]]] = {}
+        super().__init__()
+
+    def _known(self, name: str) -> tuple[list[str], frozenset[str]]:
+        known = self._partitions.get(name)
+        if known is None:
+            keys = list(super().get_dynamic_partitions(name))
+            known = self._partitions[name] = (keys, frozenset(keys))
+        return known
+
+    def get_dynamic_partitions(self, partitions_def_name: str) -> Sequence[str]:
+        return list(self._known(partitions_def_name)[0])
+
+    def has_dynamic_partition(self, partitions_def_name: str, partition_key: str) -> bool:
+        return partition_key in self._known(partitions_def_name)[1]
+
+    def get_existing_dynamic_partitions(
+        self, partitions_def_name: str, partition_keys: Sequence[str]
+    ) -> Set[str]:
+        known = self._known(partitions_def_name)[1]
+        return {key for key in partition_keys if key in known}
+
+    def add_dynamic_partitions(
+        self, partitions_def_name: str, partition_keys: Sequence[str]
+    ) -> None:
+        self._partitions.pop(partitions_def_name, None)
+        super().add_dynamic_partitions(partitions_def_name, partition_keys)
+
+    def delete_dynamic_partition(self, partitions_def_name: str, partition_key: str) -> None:
+        self._partitions.pop(partitions_def_name, None)
+        super().delete_dynamic_partition(partitions_def_name, partition_key)
 
     def store_event(self, event: EventLogEntry) -> None:
         dagster_event = event.dagster_event

@@ -24,6 +24,9 @@ WRITE_WAIT_SECONDS = 1800.0
 # Connections held open for a whole build (`Warehouse.held`), by file: every read and write
 # of the process goes through it instead of opening the file each time.
 _HELD: dict[Path, duckdb.DuckDBPyConnection] = {}
+# The table names of a held warehouse, read once and forgotten at each write (only this
+# module creates tables, and only this process writes while it holds the file).
+_HELD_TABLES: dict[Path, list[str]] = {}
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class Warehouse:
         try:
             yield
         finally:
+            _HELD_TABLES.pop(key, None)
             _HELD.pop(key).close()
 
     def exists(self) -> bool:
@@ -66,12 +70,18 @@ class Warehouse:
     def tables(self) -> list[str]:
         if not self.exists():
             return []
+        key = self.path.resolve()
+        if key in _HELD and key in _HELD_TABLES:
+            return list(_HELD_TABLES[key])
         with self.connect(read_only=True) as con:
             rows = con.execute(
                 "SELECT table_name FROM information_schema.tables "
                 "WHERE table_schema = 'main' ORDER BY table_name"
             ).fetchall()
-        return [r[0] for r in rows]
+        names = [r[0] for r in rows]
+        if key in _HELD:
+            _HELD_TABLES[key] = names
+        return list(names)
 
     def read(self, sql: str, params: list[object] | None = None) -> pl.DataFrame:
         """Run a query and return its rows as a Polars frame."""
@@ -153,6 +163,7 @@ class Warehouse:
         """A write transaction under the warehouse's lock; a failure rolls back and the
         failure itself is raised (a failed rollback, e.g. on a full disk, never hides it)."""
         with exclusive(self.path, wait=WRITE_WAIT_SECONDS), self.connect() as con:
+            _HELD_TABLES.pop(self.path.resolve(), None)
             con.execute("BEGIN TRANSACTION")
             try:
                 yield con
@@ -161,3 +172,5 @@ class Warehouse:
                 with suppress(Exception):
                     con.execute("ROLLBACK")
                 raise
+            finally:
+                _HELD_TABLES.pop(self.path.resolve(), None)
