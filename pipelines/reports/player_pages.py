@@ -400,99 +400,107 @@ def _bodies(
     return dict(grouped.iter_rows())
 
 
-def _by_season(row: Mapping[str, Any]) -> tuple[bool, str]:
-    """Rows in season order, a row without season first (as Polars sorts nulls)."""
-    return (row["season"] is not None, row["season"] or "")
+SERIES_TABLE = (
+    [
+        "Saison",
+        "Série tenue",
+        "Série calculée ici pour la saison suivante",
+        "Sous-série",
+        "Mouvement",
+        "Critère",
+    ],
+    (5,),
+    "Série tenue : celle que le joueur tenait pendant la saison (écrite sur ses "
+    "résultats, sinon calculée ici ou lue dans une liste) ; le mouvement la compare à la "
+    "série calculée ici en fin de saison.",
+)
+RANKINGS_TABLE = (
+    ["Saison", "Rang cote", "Cote", "Série classique", "Rang Elo", "Elo"],
+    (1, 2, 4, 5),
+    None,
+)
 
 
-def _series_table(pid: str, d: _PlayerData) -> Html | None:
-    classes = _rows(d.classification, pid)
-    if not classes:
-        return None
-    lookup = {r["season"]: r for r in _rows(d.movements, pid)}
-    rows = []
-    for r in sorted(classes, key=_by_season):
-        move = lookup.get(r["season"], {})
-        season = r["season"]
-        rows.append(
-            (
-                season_link(season, d.reported),
-                series_label(move.get("previous_series")),
-                # the season's bars decide these: read from the season's shared file
-                *(shared(season, f) for f in (LABEL, SUBSERIES, MOVEMENT, CRITERION)),
-            )
-        )
-    return table(
-        [
-            "Saison",
-            "Série tenue",
-            "Série calculée ici pour la saison suivante",
-            "Sous-série",
-            "Mouvement",
-            "Critère",
-        ],
-        rows,
-        numeric=(5,),
-        caption="Série tenue : celle que le joueur tenait pendant la saison (écrite sur ses "
-        "résultats, sinon calculée ici ou lue dans une liste) ; le mouvement la compare à la "
-        "série calculée ici en fin de saison.",
+def _series_cells(d: _PlayerData) -> tuple[_Cell, ...]:
+    """The cells of the end-of-season duplicate classification: the season (a link when
+    reported), the series held, then what the season's bars decide, read from the
+    season's shared file."""
+    return (
+        (("season",), lambda season: season_link(season, d.reported)),
+        (("previous_series",), series_label),
+        *(
+            (("season",), lambda season, f=f: shared(season, f))
+            for f in (LABEL, SUBSERIES, MOVEMENT, CRITERION)
+        ),
     )
 
 
-def _rankings_table(pid: str, d: _PlayerData) -> Html | None:
-    cote_rows = {r["season"]: r for r in _rows(d.cote_ranking, pid)}
-    elo_rows = {r["season"]: r for r in _rows(d.elo_ranking, pid)}
-    seasons = sorted(set(cote_rows) | set(elo_rows))
-    if not seasons:
-        return None
-    rows = []
-    for s in seasons:
-        c, e = cote_rows.get(s), elo_rows.get(s)
-        rows.append(
-            (
-                season_link(s, d.reported),
-                shared(s, COTE_RANK) if c else None,
-                fmt_number(c["value"]) if c else None,
-                c["classique_series"] if c else None,
-                shared(s, ELO_RANK) if e else None,
-                fmt_number(e["value"], 1) if e else None,
-            )
-        )
-    return table(
-        ["Saison", "Rang cote", "Cote", "Série classique", "Rang Elo", "Elo"],
-        rows,
-        numeric=(1, 2, 4, 5),
+def _series_bodies(d: _PlayerData, players: pl.Series) -> dict[str, str]:
+    """Each player's rows of the end-of-season duplicate classification, by season (a
+    row without season first), with the series held (the season's movement row, the last
+    one when several)."""
+    if d.classification.frame is None:
+        return {}
+    keys = ["player_id", "season"]
+    classes = d.classification.frame.filter(pl.col("player_id").is_in(players.implode())).select(
+        *keys
     )
+    moves = (
+        d.movements.frame.filter(pl.col("player_id").is_in(players.implode()))
+        .select(*keys, "previous_series")
+        .unique(keys, keep="last", maintain_order=True)
+        if d.movements.frame is not None
+        else pl.DataFrame(
+            schema={"player_id": pl.String, "season": pl.String, "previous_series": pl.String}
+        )
+    )
+    rows = classes.join(moves, on=keys, how="left", nulls_equal=True, maintain_order="left").sort(
+        keys, maintain_order=True, nulls_last=False
+    )
+    return _bodies(rows, players, _series_cells(d), SERIES_TABLE[1])
+
+
+def _rankings_bodies(d: _PlayerData, players: pl.Series) -> dict[str, str]:
+    """Each player's end-of-season ranks by season (a season's last row of each
+    ranking): the ranks read from the season's shared file, the values written here."""
+    keys = ["player_id", "season"]
+
+    def side(split: PlayerRows, value: str, flag: str, extra: tuple[str, ...]) -> pl.DataFrame:
+        schema = {"player_id": pl.String, "season": pl.String}
+        if split.frame is None:
+            return pl.DataFrame(schema=schema).with_columns(
+                pl.lit(None, dtype=pl.Float64).alias(value),
+                *(pl.lit(None, dtype=pl.String).alias(x) for x in extra),
+                pl.lit(None, dtype=pl.Boolean).alias(flag),
+            )
+        return (
+            split.frame.filter(pl.col("player_id").is_in(players.implode()))
+            .select(
+                *keys,
+                pl.col("value").alias(value),
+                *(pl.col(x.removeprefix("_cote_")).alias(x) for x in extra),
+                pl.lit(True).alias(flag),
+            )
+            .unique(keys, keep="last", maintain_order=True)
+        )
+
+    cote = side(d.cote_ranking, "_cote", "_c", ("_cote_classique_series",))
+    elo = side(d.elo_ranking, "_elo", "_e", ())
+    rows = cote.join(elo, on=keys, how="full", coalesce=True).sort(keys)
+    cells: tuple[_Cell, ...] = (
+        (("season",), lambda season: season_link(season, d.reported)),
+        (("season", "_c"), lambda season, c: shared(season, COTE_RANK) if c else None),
+        (("_c", "_cote"), lambda c, value: fmt_number(value) if c else None),
+        (("_c", "_cote_classique_series"), lambda c, series: series if c else None),
+        (("season", "_e"), lambda season, e: shared(season, ELO_RANK) if e else None),
+        (("_e", "_elo"), lambda e, value: fmt_number(value, 1) if e else None),
+    )
+    return _bodies(rows, players, cells, RANKINGS_TABLE[1])
 
 
 def _tournaments_table(pid: str, chunk: _Chunk) -> Html | None:
     body = chunk.tournaments.get(pid)
     return None if body is None else _table_of(TOURNAMENT_TABLE, body)
-
-
-def _listed_table(pid: str, d: _PlayerData) -> Html | None:
-    """The player's rows of the federations' rating lists (their listed values)."""
-    listed = _rows(d.listed, pid)
-    if not listed:
-        return None
-    rows = [
-        (
-            fmt_date(r["as_of"]),
-            fmt_number(r["cote"]) if r["cote"] is not None else None,
-            fmt_number(r["elo"], 1) if r["elo"] is not None else None,
-            fmt_number(r["elo_games"]) if r["elo_games"] is not None else None,
-            series_long(_level(r["series"])) if r["series"] else None,
-        )
-        for r in listed
-    ]
-    # The export a row comes from is the analysts' (rating_lists.source_file in the
-    # warehouse), never a committee's page: a page names no file of the raw folder.
-    return table(
-        ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série"],
-        rows,
-        numeric=(1, 2, 3),
-        caption="Valeurs publiées par les fédérations dans leurs listes de classement.",
-    )
 
 
 @lru_cache(maxsize=256)
@@ -501,6 +509,22 @@ def _level(label: str | None) -> str | None:
     if label is None:
         return None
     return pl.select(series_level(pl.lit(label, dtype=pl.String))).item()
+
+
+LISTED_CELLS: tuple[_Cell, ...] = (
+    (("as_of",), fmt_date),
+    (("cote",), lambda cote: fmt_number(cote) if cote is not None else None),
+    (("elo",), lambda elo: fmt_number(elo, 1) if elo is not None else None),
+    (("elo_games",), lambda games: fmt_number(games) if games is not None else None),
+    (("series",), lambda series: series_long(_level(series)) if series else None),
+)
+# The export a row comes from is the analysts' (rating_lists.source_file in the
+# warehouse), never a committee's page: a page names no file of the raw folder.
+LISTED_TABLE = (
+    ["Date de la liste", "Cote", "Elo", "Parties Elo", "Série"],
+    (1, 2, 3),
+    "Valeurs publiées par les fédérations dans leurs listes de classement.",
+)
 
 
 # (season, official series or None, where it comes from, the season whose classification
@@ -714,6 +738,10 @@ class _Chunk:
     elo: dict[str, str]
     tournaments: dict[str, str]
     events: dict[str, str]
+    listed: dict[str, str]  # the rating lists' rows
+    rankings: dict[str, str]  # the end-of-season rankings' rows
+    series: dict[str, str]  # the end-of-season duplicate classification's rows
+    season_files: dict[str, list[str]]  # the seasons whose shared file the page reads
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
@@ -734,7 +762,33 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
         elo=_bodies(d.elo.frame, players, ELO_CELLS, ELO_TABLE[1]),
         tournaments=_bodies(d.results.frame, players, _tournament_cells(d), TOURNAMENT_TABLE[1]),
         events=_event_cells(d, players),
+        listed=_bodies(d.listed.frame, players, LISTED_CELLS, LISTED_TABLE[1]),
+        rankings=_rankings_bodies(d, players),
+        series=_series_bodies(d, players),
+        season_files=_season_files(d, players),
     )
+
+
+def _season_files(d: _PlayerData, players: pl.Series) -> dict[str, list[str]]:
+    """Per player, the seasons of their end-of-season ranks and classification: the
+    seasons whose shared file their page reads (`player_seasons`)."""
+    frames = [
+        split.frame.filter(pl.col("player_id").is_in(players.implode())).select(
+            "player_id", "season"
+        )
+        for split in (d.cote_ranking, d.elo_ranking, d.classification)
+        if split.frame is not None
+    ]
+    if not frames:
+        return {}
+    seasons = (
+        pl.concat(frames)
+        .drop_nulls("season")
+        .unique()
+        .group_by("player_id")
+        .agg(pl.col("season").sort())
+    )
+    return dict(seasons.iter_rows())
 
 
 def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
@@ -840,16 +894,13 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
 
 
 def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
-    """The tables a page reads row by row (`_rows`)."""
+    """The tables a page reads row by row (`_rows`); the others are built for a whole
+    chunk (`_chunk`)."""
     return (
         d.classification,
-        d.movements,
-        d.cote_ranking,
-        d.elo_ranking,
         d.listed,
         d.results,
         d.published,
-        d.standings,
         *(split for _, loaded in d.blocks for split in splits_in(loaded)),
     )
 
@@ -874,12 +925,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     own_dates = [info["last_tournament_date"], *(r["as_of"] for r in listed)]
     as_of = max((x for x in own_dates if x is not None), default=None)
     # the seasons whose shared file the page reads (`player_seasons`)
-    season_files = {
-        r["season"]
-        for split in (d.cote_ranking, d.elo_ranking, d.classification)
-        for r in _rows(split, pid)
-        if r["season"] is not None
-    }
+    season_files = chunk.season_files.get(pid, [])
     parts: list[str] = [
         season_scripts(season_files) if season_files else "",
         f'<nav class="breadcrumb no-print">{link("../index.html", "← Accueil")}</nav>',
@@ -903,13 +949,11 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     chart = _trajectory_chart(pid, d)
     if chart is not None:
         parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
-    core = [
-        ("Listes de classement", _listed_table(pid, d)),
-        ("Classements de fin de saison", _rankings_table(pid, d)),
-    ]
-    for title, markup in core:
-        if markup is not None:
-            parts += [f"<h2>{esc(title)}</h2>", markup]
+    if pid in chunk.listed:
+        parts += ["<h2>Listes de classement</h2>", _table_of(LISTED_TABLE, chunk.listed[pid])]
+    if pid in chunk.rankings:
+        rankings = _table_of(RANKINGS_TABLE, chunk.rankings[pid])
+        parts += ["<h2>Classements de fin de saison</h2>", rankings]
     history = _series_history(pid, d)
     if history is not None:
         chart_number = 2 if chart is not None else 1
@@ -919,8 +963,8 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
             _shared_chart_html("chart-player-series", series_chart, chart_number, 1, sources, pid),
             series_table,
         ]
-    classified = _series_table(pid, d)
-    if classified is not None:
+    if pid in chunk.series:
+        classified = _table_of(SERIES_TABLE, chunk.series[pid])
         parts += ["<h2>Classement duplicate de fin de saison</h2>", classified]
     events = _event_scores_tables(pid, chunk)
     if events is not None:
