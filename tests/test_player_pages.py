@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from pipelines.reports.html import Html, fmt_number, fmt_signed, player_filename, table
 from pipelines.reports.player_blocks import by_player, season_link
@@ -240,3 +241,43 @@ def test_a_player_page_shows_its_rank_from_the_season_file(
         page.close()
     finally:
         next(chromium, None)
+
+
+# ------------------------------------------------------ the worker processes (issue 25)
+
+
+def test_pages_written_by_worker_processes_are_the_builds_pages(
+    sample_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages written by two worker processes (spawned, each given a chunk's rows cut
+    down to its players) are the bytes the build wrote in one process. A full build hands
+    its pages to the workers from `PARALLEL_FROM` pages to render; here from none, the
+    sample's 120 largest pages missing from a copy of the built folder (the others
+    unchanged: not rendered again), by chunks of 40 (three chunks, the two workers each
+    given one before the last is sent)."""
+    from pipelines.reports import player_pages
+    from pipelines.reports.data import ReportData
+
+    built = sample_site / "reports" / "joueurs"
+    shutil.copytree(built, tmp_path / "joueurs")
+    largest = sorted(built.glob("*.html"), key=lambda p: (-p.stat().st_size, p.name))[:120]
+    for page in largest:
+        (tmp_path / "joueurs" / page.name).unlink()
+    monkeypatch.setattr(player_pages, "CHUNK", 40)
+    monkeypatch.setattr(player_pages, "PARALLEL_FROM", 0)
+    progress: list[tuple[int, int]] = []
+    written = player_pages.write_player_pages(
+        ReportData.open(sample_site / "w.duckdb"),
+        tmp_path,
+        lambda done, total: progress.append((done, total)),
+        workers=2,
+    )
+    assert written.rendered == 120 and progress == [(40, 120), (80, 120), (120, 120)]
+    expected = {p.relative_to(built): p.read_bytes() for p in built.rglob("*") if p.is_file()}
+    got = {
+        p.relative_to(tmp_path / "joueurs"): p.read_bytes()
+        for p in (tmp_path / "joueurs").rglob("*")
+        if p.is_file()
+    }
+    assert sorted(got) == sorted(expected) and written.total == len(list(built.glob("*.html")))
+    assert [name for name in sorted(expected) if got[name] != expected[name]] == []
