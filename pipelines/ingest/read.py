@@ -21,8 +21,6 @@ from functools import lru_cache
 from pathlib import PurePath
 
 import polars as pl
-from openpyxl import load_workbook
-from openpyxl.utils import get_column_letter
 
 from pipelines.ingest.errors import ExportError, quantity
 from pipelines.ingest.formats import detect_format, format_module
@@ -496,6 +494,8 @@ def _rows_of_sheet(
     for number, (row, formula_row) in enumerate(zip(values, formulas, strict=False), start=1):
         for column, (value, formula) in enumerate(zip(row, formula_row, strict=False), start=1):
             if value is None and isinstance(formula, str) and formula.startswith("="):
+                from openpyxl.utils import get_column_letter  # see read_xlsx
+
                 raise ExportError(
                     where,
                     f"la cellule {get_column_letter(column)}{number} contient la formule "
@@ -511,6 +511,11 @@ def _rows_of_sheet(
 
 def read_xlsx(data: bytes, name: str) -> dict[str, RawTable]:
     """An XLSX workbook: one sheet per kind; title rows above the header are skipped."""
+    # openpyxl is imported here, on the first workbook: about a seventh of the code
+    # location's import time (every `classement` command, every Dagster process) for the
+    # few federations that export spreadsheets
+    from openpyxl import load_workbook
+
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unzipped = sum(info.file_size for info in archive.infolist())

@@ -18,6 +18,8 @@ from transforms.mort_subite.rules import _error, _rounds
 def _row_errors(
     frame: pl.DataFrame, export: str, mask: pl.Expr, column: str, message: pl.Expr
 ) -> list[dict[str, Any]]:
+    if frame.is_empty():  # most seasons have no Mort Subite export: no query to run
+        return []
     return (
         frame.with_columns(mask.fill_null(False).alias("_bad"), message.alias("_message"))
         .filter(pl.col("_bad"))
