@@ -52,6 +52,7 @@ from pipelines.reports.html import (
     fmt_number,
     fmt_signed,
     link,
+    per_value,
     player_filename,
     safe_json,
     table,
@@ -94,16 +95,9 @@ from pipelines.reports.section import PLOT_CONFIG, Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
 from transforms.calendar import next_season
 from transforms.series import event_coefficients
-from transforms.series_labels import SERIES_ORDER, series_level
+from transforms.series_labels import SERIES_ORDER, series_level, series_level_of
 
 SERIES_STEPS = {label: step for step, label in enumerate(SERIES_ORDER)}
-
-
-def _rows(split: PlayerRows, pid: str) -> list[dict[str, Any]]:
-    """The player's rows of a table split by player, as Python rows (none: empty), read
-    for a whole chunk of players at once (`_prefetch`): a Polars call per player and table
-    cost more than the page."""
-    return split.rows_of(pid)
 
 
 @dataclass(frozen=True)
@@ -532,70 +526,139 @@ LISTED_TABLE = (
 _SeriesRow = tuple[str, str | None, str | None, str | None]
 
 
-def _series_rows(pid: str, d: _PlayerData) -> list[_SeriesRow]:
-    """Per season: the official series the player held (written on their latest duplicate
-    result of the season, else the FFSc's published ranking, else the latest rating list
-    up to the season's end) and the one computed here for it (the previous season's
-    classification)."""
-    computed: dict[str, str] = {}  # season → the season that computed its series
-    for r in _rows(d.classification, pid):
-        computed[next_season(r["season"])] = r["season"]
-    latest: dict[str, tuple[str, dict[str, Any]]] = {}  # season → its last written series
-    results = _rows(d.results, pid)
-    for r in results:
-        if r["discipline"] == "duplicate":
-            level = _level(r["series"])
-            if level is not None and r["season"]:
-                latest[r["season"]] = (level, r)
-    written = {
-        season: (
-            level,
-            f"résultats de « {r['tournament_name'] or r['tournament_id']} » "
-            f"({fmt_date(r['end_date'])})",
+def _series_rows_of(d: _PlayerData, players: pl.Series) -> dict[str, list[_SeriesRow]]:
+    """Each player of `players`' series history: per season (in
+    order) the official series they held — written on their latest duplicate result of the
+    season, else the FFSc's published ranking (its latest row of the season with a series),
+    else the latest rating list up to the season's end (when it names a series) — and the
+    season whose classification computed one for it. Each label, date and season is read
+    once (`series_level_of`, `per_value`)."""
+    keys = ["player_id", "season"]
+
+    def rows(split: PlayerRows, schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
+        if split.frame is None:
+            return pl.DataFrame(schema=dict(schema))
+        chosen = split.frame.filter(pl.col("player_id").is_in(players.implode()))
+        return chosen.select(list(schema))
+
+    text, date = pl.String(), pl.Date()
+    classes = rows(d.classification, {"player_id": text, "season": text}).drop_nulls("season")
+    following = {s: next_season(s) for s in classes["season"].unique().to_list()}
+    computed = classes.select(
+        "player_id",
+        pl.col("season").replace_strict(following, return_dtype=pl.String),
+        pl.col("season").alias("_computed"),
+    ).unique(keys, keep="last", maintain_order=True)
+    results = rows(
+        d.results,
+        {
+            "player_id": text,
+            "season": text,
+            "discipline": text,
+            "series": text,
+            "tournament_name": text,
+            "tournament_id": text,
+            "end_date": date,
+        },
+    ).filter(pl.col("discipline") == "duplicate")
+    results = results.with_columns(series_level_of(results, "series").alias("_level"))
+    played = results.filter(pl.col("season").is_not_null()).select(keys)
+    written = results.filter(
+        pl.col("_level").is_not_null() & pl.col("season").is_not_null() & (pl.col("season") != "")
+    ).unique(keys, keep="last", maintain_order=True)
+    written = written.select(
+        *keys,
+        pl.col("_level").alias("_written"),
+        pl.concat_str(
+            pl.lit("résultats de « "),
+            pl.when(pl.col("tournament_name").is_null() | (pl.col("tournament_name") == ""))
+            .then(pl.col("tournament_id"))
+            .otherwise(pl.col("tournament_name")),
+            pl.lit(" » ("),
+            per_value(written["end_date"], fmt_date),
+            pl.lit(")"),
+        ).alias("_written_source"),
+    )
+    published = rows(
+        d.published,
+        {"player_id": text, "season": text, "published_series": text, "as_of": date},
+    )
+    published = (
+        published.with_columns(series_level_of(published, "published_series").alias("_level"))
+        .filter(pl.col("_level").is_not_null())
+        .unique(keys, keep="last", maintain_order=True)
+    )
+    published = published.select(
+        *keys,
+        pl.col("_level").alias("_published"),
+        (pl.lit("classement FFSc du ") + per_value(published["as_of"], fmt_date)).alias(
+            "_published_source"
+        ),
+    )
+    shown = (
+        pl.concat([computed.select(keys), written.select(keys), published.select(keys), played])
+        .unique()
+        .sort(keys)
+        .join(written, on=keys, how="left")
+        .join(published, on=keys, how="left")
+        .join(computed, on=keys, how="left")
+        .with_columns(
+            pl.coalesce("_written", "_published").alias("_official"),
+            pl.when(pl.col("_written").is_not_null())
+            .then(pl.col("_written_source"))
+            .otherwise(pl.col("_published_source"))
+            .alias("_source"),
         )
-        for season, (level, r) in latest.items()
-    }
-    published: dict[str, tuple[str, str]] = {}
-    for r in _rows(d.published, pid):
-        level = _level(r["published_series"])
-        if level is not None:
-            published[r["season"]] = (level, f"classement FFSc du {fmt_date(r['as_of'])}")
-    lists = _rows(d.listed, pid)
-    played = {
-        r["season"] for r in results if r["discipline"] == "duplicate" and r["season"] is not None
-    }
-    seasons = sorted(set(computed) | set(written) | set(published) | played)
-    rows: list[_SeriesRow] = []
-    for season in seasons:
-        official = written.get(season) or published.get(season)
-        if official is None and lists:
-            end = d.season_end(season)
-            before = [
-                r
-                for r in lists
-                if r["as_of"] is not None and r["as_of"] <= end and r["series"] is not None
-            ]
-            if before:
-                last = before[-1]
-                level = _level(last["series"])
-                if level is not None:
-                    official = (level, f"liste de classement du {fmt_date(last['as_of'])}")
-        rows.append(
-            (
-                season,
-                official[0] if official else None,
-                official[1] if official else None,
-                computed.get(season),
-            )
+    )
+    # no series written nor published: the player's latest rating list up to the season's
+    # end (in the lists' order), when it names a series
+    lists = rows(d.listed, {"player_id": text, "as_of": date, "series": text})
+    lists = lists.with_row_index("_order")
+    missing = shown.filter(pl.col("_official").is_null()).select(keys)
+    ends = {s: d.season_end(s) for s in missing["season"].unique().to_list()}
+    listed = (
+        missing.with_columns(
+            pl.col("season").replace_strict(ends, return_dtype=pl.Date).alias("_end")
         )
-    return rows
+        .join(lists, on="player_id", how="inner")
+        .filter(
+            pl.col("as_of").is_not_null()
+            & (pl.col("as_of") <= pl.col("_end"))
+            & pl.col("series").is_not_null()
+        )
+        .sort(*keys, "_order")
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col("as_of").last(), pl.col("series").last())
+    )
+    listed = listed.with_columns(series_level_of(listed, "series").alias("_listed")).filter(
+        pl.col("_listed").is_not_null()
+    )
+    listed = listed.select(
+        *keys,
+        "_listed",
+        (pl.lit("liste de classement du ") + per_value(listed["as_of"], fmt_date)).alias(
+            "_listed_source"
+        ),
+    )
+    shown = shown.join(listed, on=keys, how="left", maintain_order="left").select(
+        *keys,
+        pl.coalesce("_official", "_listed"),
+        pl.coalesce("_source", "_listed_source"),
+        "_computed",
+    )
+    found: dict[str, list[_SeriesRow]] = {}
+    for pid, season, official, source, computed_by in shown.iter_rows():
+        found.setdefault(pid, []).append((season, official, source, computed_by))
+    return found
 
 
-def _series_history(pid: str, d: _PlayerData) -> tuple[Chart, list[str | None], Html] | None:
+def _series_history(
+    pid: str, d: _PlayerData, chunk: _Chunk
+) -> tuple[Chart, list[str | None], Html] | None:
     """The chart of the official and computed series per season, the seasons whose shared
     files give its computed series (`player_seasons`: the chart's second trace is filled
     from them), and the table beside it with the reason they differ."""
-    rows = _series_rows(pid, d)
+    rows = chunk.series_rows.get(pid, [])
     if not rows or all(o is None and c is None for _, o, _, c in rows):
         return None
     seasons = [r[0] for r in rows]
@@ -742,6 +805,9 @@ class _Chunk:
     rankings: dict[str, str]  # the end-of-season rankings' rows
     series: dict[str, str]  # the end-of-season duplicate classification's rows
     season_files: dict[str, list[str]]  # the seasons whose shared file the page reads
+    series_rows: dict[str, list[_SeriesRow]]  # the series history (`_series_rows_of`)
+    listed_as_of: dict[str, dt.date]  # the date of the latest rating list naming the player
+    result_seasons: dict[str, set[str]]  # the seasons of their results (none without rejects)
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
@@ -766,7 +832,39 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
         rankings=_rankings_bodies(d, players),
         series=_series_bodies(d, players),
         season_files=_season_files(d, players),
+        series_rows=_series_rows_of(d, players),
+        listed_as_of=_latest(d.listed, players, "as_of"),
+        result_seasons=_result_seasons(d, players) if d.rejected else {},
     )
+
+
+def _latest(split: PlayerRows, players: pl.Series, column: str) -> dict[str, Any]:
+    """Per player of `players`, the largest value of `column` (none: left out)."""
+    if split.frame is None:
+        return {}
+    latest = (
+        split.frame.filter(pl.col("player_id").is_in(players.implode()))
+        .group_by("player_id")
+        .agg(pl.col(column).max())
+        .drop_nulls(column)
+    )
+    return dict(latest.iter_rows())
+
+
+def _result_seasons(d: _PlayerData, players: pl.Series) -> dict[str, set[str]]:
+    """Per player of `players`, the seasons of their results (the rejected exports a page
+    names are those of its seasons)."""
+    if d.results.frame is None:
+        return {}
+    seasons = (
+        d.results.frame.filter(pl.col("player_id").is_in(players.implode()))
+        .select("player_id", "season")
+        .drop_nulls("season")
+        .unique()
+        .group_by("player_id")
+        .agg("season")
+    )
+    return {pid: set(values) for pid, values in seasons.iter_rows()}
 
 
 def _season_files(d: _PlayerData, players: pl.Series) -> dict[str, list[str]]:
@@ -894,15 +992,9 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
 
 
 def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
-    """The tables a page reads row by row (`_rows`); the others are built for a whole
-    chunk (`_chunk`)."""
-    return (
-        d.classification,
-        d.listed,
-        d.results,
-        d.published,
-        *(split for _, loaded in d.blocks for split in splits_in(loaded)),
-    )
+    """The tables a page reads row by row: the blocks' (`PlayerRows.rows_of`); the
+    page's own tables are built for a whole chunk (`_chunk`)."""
+    return tuple(split for _, loaded in d.blocks for split in splits_in(loaded))
 
 
 def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
@@ -917,12 +1009,11 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
         "Dernier tournoi": fmt_date(info["last_tournament_date"]),
         "Tournois": fmt_number(info["tournaments"]),
     }
-    seasons = {r["season"] for r in _rows(d.results, pid) if r["season"] is not None}
+    seasons = chunk.result_seasons.get(pid, set())
     rejected = [r for r in d.rejected if r.season is None or r.season in seasons]
     # the page's as-of date is the player's own latest data: a page another player's
     # tournament does not change is not rendered again (`page_digests`)
-    listed = _rows(d.listed, pid)
-    own_dates = [info["last_tournament_date"], *(r["as_of"] for r in listed)]
+    own_dates = [info["last_tournament_date"], chunk.listed_as_of.get(pid)]
     as_of = max((x for x in own_dates if x is not None), default=None)
     # the seasons whose shared file the page reads (`player_seasons`)
     season_files = chunk.season_files.get(pid, [])
@@ -954,7 +1045,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
     if pid in chunk.rankings:
         rankings = _table_of(RANKINGS_TABLE, chunk.rankings[pid])
         parts += ["<h2>Classements de fin de saison</h2>", rankings]
-    history = _series_history(pid, d)
+    history = _series_history(pid, d, chunk)
     if history is not None:
         chart_number = 2 if chart is not None else 1
         series_chart, sources, series_table = history
