@@ -30,7 +30,7 @@ from pipelines.build_state import (
     save_state,
 )
 from pipelines.ingest.bounds import LATE_DATE
-from pipelines.ingest.raw import listing
+from pipelines.ingest.raw import listing, stated
 from pipelines.locks import exclusive
 from pipelines.paths import default_cache, default_quarantine
 from pipelines.progress import PROGRESS, throttled
@@ -282,7 +282,8 @@ def run_build(
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
     reference_date = (as_of or dt.date.today()).isoformat()
-    with exclusive(warehouse_path):
+    # the listing and the hashes stated below are the ingest's too (`pipelines.ingest.raw.stated`)
+    with exclusive(warehouse_path), stated(raw_dir, seen):
         if recover(warehouse_path, reports_dir, emit):
             forget_state(cache)
         params = load_parameters(reference_dir)

@@ -25,7 +25,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
-from pipelines.ingest.raw import COMPANION_SUFFIXES, content_hash, listing
+from pipelines.ingest.raw import COMPANION_SUFFIXES, listing_of, stated_hash
 from pipelines.progress import Progress
 from pipelines.reference.bundle import Parameters
 
@@ -45,11 +45,6 @@ def code_version(params: Parameters) -> str:
                 digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
                 digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def _stat(path: Path) -> Stat:
-    info = path.stat()
-    return info.st_size, info.st_mtime_ns, info.st_ino
 
 
 def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat]] | None:
@@ -97,10 +92,11 @@ def ingest_folder(
     """`ingest_files` of the raw folder, reading only the files new or changed since the
     last build when a cache folder is given (`progress(done, total)` as files are read;
     `as_of`: the build's reference date, default today)."""
-    seen = listing(raw_dir)
+    seen = listing_of(raw_dir)
     paths = dict(seen.exports)
     refused = seen.refused
-    stats = {key: _stat(path) for key, path in paths.items()}
+    infos = {key: path.stat() for key, path in paths.items()}
+    stats: dict[str, Stat] = {k: (i.st_size, i.st_mtime_ns, i.st_ino) for k, i in infos.items()}
     version = code_version(params)
     cached = _load(cache_dir, version) if cache_dir is not None else None
     reuse: set[str] = set()
@@ -114,7 +110,7 @@ def ingest_folder(
                 return False
             if old_stats.get(key) != stats[key]:
                 return False  # read again (and hashed as it is read)
-            return content_hash(paths[key]) == record.sha256
+            return stated_hash(paths[key], infos[key]) == record.sha256
 
         companions = {k for k in set(stats) | set(old_stats) if _is_companion(k)}
         moved = {_folder(k) for k in companions if not unchanged(k)}
