@@ -716,3 +716,44 @@ def test_the_cache_reads_only_changed_files_and_gives_the_same_result(
     for name, frame in everything.tables.items():
         assert changed.tables[name].equals(frame), name
     assert changed.log.equals(everything.log)
+
+
+def test_the_cache_keeps_new_files_as_parts_and_writes_it_whole_again_when_rows_go(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that only adds files writes their rows as one more part of the cache; one
+    that drops rows (a file removed) or finds too many parts writes it in one part again;
+    every step ingests as a fresh ingest of the folder."""
+    import json
+
+    from pipelines.ingest import cache
+
+    monkeypatch.setattr(cache, "_MAX_PARTS", 2)
+    folder = tmp_path / "cache"
+
+    def step(add: str | None = None, remove: str | None = None) -> list[str]:
+        if add is not None:
+            (raw / "2023-2024" / f"{add}.csv").write_text(results_csv(add, C2), encoding="utf-8")
+        if remove is not None:
+            (raw / "2023-2024" / f"{remove}.csv").unlink()
+        cached = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=folder)
+        fresh = ingested(raw)
+        for name, frame in fresh.tables.items():
+            assert cached.tables[name].equals(frame), name
+        assert cached.log.equals(fresh.log)
+        parts = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["parts"]
+        assert sorted(p.name for p in folder.glob("*.parquet")) == sorted(
+            name for names in parts.values() for name in names
+        )
+        assert parts["games"] == ["games.parquet"]  # no part for a kind without new rows
+        return list(parts["results"])
+
+    assert step() == ["results.parquet"]
+    assert step(add="C2") == ["results.parquet", "results.1.parquet"]
+    # the part holds the new file's rows only
+    assert pl.read_parquet(folder / "results.1.parquet")["_file"].to_list() == (
+        ["2023-2024/C2.csv"] * len(C2)
+    )
+    assert step(remove="C2") == ["results.parquet"]  # rows gone: written whole again
+    assert step(add="C3") == ["results.parquet", "results.1.parquet"]
+    assert step(add="C4") == ["results.parquet"]  # a third part: written whole again
