@@ -39,7 +39,13 @@ from typing import Any
 import polars as pl
 
 from pipelines.build_state import code_digest
-from pipelines.reports.charts import axis, base_layout, cote_trajectories, elo_trajectories
+from pipelines.reports.charts import (
+    Series,
+    axis,
+    base_layout,
+    cote_trajectories,
+    elo_trajectories,
+)
 from pipelines.reports.charts import line_trace as _line
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import (
@@ -183,10 +189,12 @@ def _load(data: ReportData) -> _PlayerData:
     )
 
 
-def _trajectory_chart(pid: str, d: _PlayerData) -> Chart | None:
-    cote = cote_trajectories(d.cote[pid], d.names) if pid in d.cote else {}
-    elo = elo_trajectories(d.elo[pid], d.names) if pid in d.elo else {}
-    panels = [(label, pts[pid]) for label, pts in (("Cote", cote), ("Elo", elo)) if pid in pts]
+def _trajectory_chart(pid: str, chunk: _Chunk) -> Chart | None:
+    panels = [
+        (label, pts[pid])
+        for label, pts in (("Cote", chunk.cote_points), ("Elo", chunk.elo_points))
+        if pid in pts
+    ]
     if not panels:
         return None
     layout = base_layout(showlegend=False, margin={"l": 60, "r": 20, "t": 20, "b": 40})
@@ -808,6 +816,8 @@ class _Chunk:
     series_rows: dict[str, list[_SeriesRow]]  # the series history (`_series_rows_of`)
     listed_as_of: dict[str, dt.date]  # the date of the latest rating list naming the player
     result_seasons: dict[str, set[str]]  # the seasons of their results (none without rejects)
+    cote_points: dict[str, Series]  # the trajectory chart's points (`cote_trajectories`)
+    elo_points: dict[str, Series]
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
@@ -835,7 +845,18 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
         series_rows=_series_rows_of(d, players),
         listed_as_of=_latest(d.listed, players, "as_of"),
         result_seasons=_result_seasons(d, players) if d.rejected else {},
+        # each player's points as `charts` makes them, for the chunk's players in one pass
+        cote_points=cote_trajectories(_of(d.cote, players), d.names),
+        elo_points=elo_trajectories(_of(d.elo, players), d.names),
     )
+
+
+def _of(split: PlayerRows, players: pl.Series) -> pl.DataFrame:
+    """The rows of `players` in a table split by player (each player's rows together, in
+    their order; none: an empty frame)."""
+    if split.frame is None:
+        return pl.DataFrame()
+    return split.frame.filter(pl.col("player_id").is_in(players.implode()))
 
 
 def _latest(split: PlayerRows, players: pl.Series, column: str) -> dict[str, Any]:
@@ -1037,7 +1058,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
             '<p class="note">Joueur connu seulement par une liste de classement : aucun '
             "tournoi reçu ; ses valeurs publiées sont ci-dessous.</p>"
         )
-    chart = _trajectory_chart(pid, d)
+    chart = _trajectory_chart(pid, chunk)
     if chart is not None:
         parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
     if pid in chunk.listed:
