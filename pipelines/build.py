@@ -304,7 +304,9 @@ def run_build(
                 "entrepôt, rapports) : rien n'est recalculé."
             )
             summary = _summary_from_state(last.summary, warehouse_path, reports_dir, quarantine)
+            links_plain = last.summary.get("pdf_links_plain") is True
         else:
+            links_plain = False
             forget_state(cache)
             if full:
                 shutil.rmtree(cache / "ingest", ignore_errors=True)  # every export read again
@@ -321,15 +323,17 @@ def run_build(
             )
         if pdf:
             started_pdf = time.perf_counter()
-            summary.pdf_printed, summary.pdf_error = _print_reports(reports_dir, emit)
+            summary.pdf_printed, summary.pdf_error = _print_reports(
+                reports_dir, emit, links_plain=links_plain
+            )
             summary.timings["pdf"] = time.perf_counter() - started_pdf
+        state = _summary_state(summary, reference_date)
+        # after a pass of `mark_pdf_links` with every PDF there and current, no page marks a
+        # PDF link: a next build with nothing changed need not read the pages again
+        state["pdf_links_plain"] = pdf and not _pdf_pending(reports_dir)
         save_state(
             cache,
-            BuildState(
-                inputs,
-                outputs_digest(warehouse_path, reports_dir, quarantine),
-                _summary_state(summary, reference_date),
-            ),
+            BuildState(inputs, outputs_digest(warehouse_path, reports_dir, quarantine), state),
         )
     summary.seconds = time.perf_counter() - started
     return summary
@@ -637,16 +641,28 @@ def _say(emit: Printer) -> Printer:
     return lambda line: emit(f"    … {line.removeprefix(PROGRESS)}")
 
 
-def _print_reports(reports: Path, emit: Printer) -> tuple[list[str], str | None]:
-    """Print every report whose PDF is missing or older than its page, with one Chromium;
-    (the PDFs printed, the reason printing failed). Then every link to a PDF that is not
-    its page's (printing failed) says so on the pages (`mark_pdf_links`)."""
-
-    pending = [
+def _pdf_pending(reports: Path) -> list[tuple[Path, Path]]:
+    """(page, PDF) of every report whose PDF is missing or older than its page."""
+    return [
         (html, pdf)
         for html, pdf in printable_reports(reports)
         if not pdf.exists() or pdf.stat().st_mtime < html.stat().st_mtime
     ]
+
+
+def _print_reports(
+    reports: Path, emit: Printer, *, links_plain: bool = False
+) -> tuple[list[str], str | None]:
+    """Print every report whose PDF is missing or older than its page, with one Chromium;
+    (the PDFs printed, the reason printing failed). Then every link to a PDF that is not
+    its page's (printing failed) says so on the pages (`mark_pdf_links`), unless nothing
+    is to print and `links_plain` (the pages are the last build's, whose pass left every
+    link plain: the pass would read 20 season reports, 460 MB at federation scale, to
+    change nothing)."""
+
+    pending = _pdf_pending(reports)
+    if not pending and links_plain:
+        return [], None
     printed: list[Path] = []
     error: str | None = None
     if pending:

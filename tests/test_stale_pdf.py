@@ -139,3 +139,42 @@ def test_after_a_build_that_could_not_print_the_old_pdf_is_not_presented_as_curr
     assert _plain(page_href, "Version PDF") in text and NOT_PRINTED not in text
     assert _plain(home_href, "rapport PDF") in index and NOT_PRINTED not in index
     assert pdf.stat().st_mtime >= page.stat().st_mtime
+
+
+def test_with_nothing_to_print_the_pages_left_plain_by_the_last_build_are_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build with nothing changed whose last build left every PDF link plain reads no
+    page for its links (`links_plain`); a PDF to print, and the pages are marked again."""
+    from pipelines.build import _print_reports
+
+    home, page, pdf = _site(tmp_path)
+    pdf.write_bytes(b"%PDF-1.7")
+    later = page.stat().st_mtime + 10
+    os.utime(pdf, (later, later))  # printed after its page: current
+    read: list[Path] = []
+    original = Path.read_bytes
+
+    def counting(path: Path) -> bytes:
+        read.append(path)
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    assert _print_reports(tmp_path, print, links_plain=True) == ([], None)
+    assert read == []
+    assert _print_reports(tmp_path, print) == ([], None)  # the pass: every page read
+    assert read == [home, page]
+
+    def broken(*_args: object, **_kwargs: object) -> list[Path]:
+        raise RuntimeError("Chromium absent")
+
+    monkeypatch.setattr("pipelines.build.print_pdfs", broken)
+    os.utime(pdf, (EARLIER, EARLIER))  # older than its page: to print
+    printed, error = _print_reports(tmp_path, lambda _line: None, links_plain=True)
+    assert printed == [] and error == "RuntimeError : Chromium absent"
+    home_href, page_href = f"{SEASON}/rapport-{SEASON}.pdf", f"rapport-{SEASON}.pdf"
+    monkeypatch.undo()
+    assert _links(home, page) == (
+        f"<p>{_dated(home_href, 'rapport PDF')}</p>",
+        f"<nav>{_dated(page_href, 'Version PDF')}</nav>",
+    )
