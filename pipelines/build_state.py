@@ -8,7 +8,9 @@ depends on, and the build's summary. The key hashes:
   and the content hash of every file the ingest reads, its links refused by name
   included (an export rewritten at the same size with its old date changes it too:
   the date is never trusted alone), stated *before* the build reads them, so that a
-  file changed while a build runs is read by the next one;
+  file changed while a build runs is read by the next one (the build's ingest takes up
+  these hashes for the files whose stat has not changed since: `pipelines.ingest.raw.
+  stated`; each export is read for its hash once a build);
 - the project's code and rule parameters (`pipelines/`, `transforms/`, the reference
   folder), the versions of the packages computing them, the reproducible-build date
   (`SOURCE_DATE_EPOCH`);

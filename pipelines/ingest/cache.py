@@ -10,7 +10,8 @@ same is hashed all the same (an export rewritten at the same size with its old d
 `cp -p`, `rsync -t` or `touch -r`, is read again). The cache is thrown away
 when the ingest's code, the table registry or the reference data change. It lives beside
 the warehouse (`<warehouse>.cache/ingest/`), is derived data only, and can be deleted at any
-time.
+time. A kind's typed rows are kept in parts (`_MAX_PARTS`): a build that only adds exports
+writes their rows, not every row again.
 """
 
 from __future__ import annotations
