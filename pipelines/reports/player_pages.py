@@ -4,11 +4,20 @@ players' folder, `.digests.json`).
 
 Decisions taken here (issue 25, speed; issue 27, item 2):
 - Every table is split by player once (`by_player`: one frame grouped by player, a player's
-  rows a slice); the pages are written by chunks of `CHUNK` players, for which each table's
-  rows are read in one Polars call (`PlayerRows.prefetch`) and the long tables (cote, Elo,
-  tournaments, duplicate events) built for all the chunk's players at once (`_with_cells`:
-  a cell's function is called once per distinct value of the columns it reads). No Polars
-  call per player; the memory held is one chunk's rows, not the site's.
+  rows a slice); the pages are written by chunks of `CHUNK` players, for which every table
+  the page writes itself is built for all the chunk's players at once (`_chunk`: cote, Elo,
+  tournaments, rating lists, end-of-season rankings and classification, the duplicate
+  events' whole section with its « Part » and season totals, the series history's rows,
+  the trajectories' points), each cell's function called once per distinct value of the
+  columns it reads (`_with_cells`), the rows joined in Polars. Only the blocks' rows are
+  read as Python rows (`PlayerRows.prefetch`, one call per chunk). No Polars call per
+  player; the memory held is one chunk's rows, not the site's.
+- From `PARALLEL_FROM` pages to render (a full build, not a new tournament), the pages are
+  rendered and written by `WORKERS` processes started fresh ("spawn": the build process
+  holds DuckDB's and Polars' thread pools, never forked), each sent a chunk's rows cut down
+  to its players (`_restricted`), at most `WORKERS` + 1 chunks in flight. The same bytes
+  (tests/test_player_pages.py); 4 seasons × 20,000 players, all 25,646 pages: 38,4 s of CPU
+  in one process before, about 30 s over the build process and its two workers after.
 - The markup is the one `html.table` writes, byte for byte (tests/test_player_pages.py).
 - A season is linked only when it has a report (`season_link`): a rating list's series for
   a season without a tournament names the season without a link.
