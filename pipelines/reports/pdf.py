@@ -30,19 +30,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import http.server
+import json
 import os
 import re
 import shutil
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+import tempfile
+import threading
+import urllib.parse
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
+from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipelines.reports.page import PRINT_WIDTH_PX, generated_at
+from pipelines.reports.page import PRINT_WIDTH_PX, generated_at, plotly_js
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Route
+    from playwright.async_api import BrowserContext, PdfMargins, Route
 
 CHROMIUM_ARGS = (
     "--headless",
@@ -58,17 +65,30 @@ CHARTS_DRAWN = "() => document.querySelectorAll('.plot:not([data-rendered])').le
 # The PDF is the page printed whole: every list (<details>) opened first.
 OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 # Run before the page's own scripts: its tables out of the layout while it loads (a style
-# sheet of the document's own, no element of the page), until `RELEASE_TABLES` before print.
+# sheet of the document's own, no element of the page), until `SAMPLE_TABLES`.
 HOLD_TABLES = """(() => {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync("table { display: none !important; }");
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   window.classementHeldTables = sheet;
 })();"""
-RELEASE_TABLES = """() => {
+# The first `rows` rows of each table laid out (for the screen), the page's width then
+# measured (`print_scale`); every row comes back as the printing starts (`beforeprint`,
+# before Chromium lays the page out for the paper): a report's 11,600 rows are laid out
+# once for the paper rather than once more for the screen.
+SAMPLE_TABLES = """rows => {
   const held = window.classementHeldTables;
-  document.adoptedStyleSheets = document.adoptedStyleSheets.filter(s => s !== held);
+  held.replaceSync(`tbody > tr:nth-child(n+${rows + 1}) { display: none !important; }`);
+  window.addEventListener("beforeprint", () => {
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter(s => s !== held);
+  });
+  return document.documentElement.scrollWidth;
 }"""
+# How many rows of each table the page's width is measured on: the width of a long list
+# is that of its headings and of rows like its first ones (on the 4 season reports of
+# 20,000 players, the first 50 rows gave each page's width); a wider row further down
+# costs time, not content (Chromium then shrinks the page onto the paper itself).
+SAMPLE_ROWS = 100
 # The links of a page read from disk resolve as if it were served from `url`.
 AT_ADDRESS = """url => {
   const base = document.createElement("base");
@@ -103,11 +123,36 @@ def chromium_path() -> str:
     )
 
 
+# A style sheet of the document's own (no element of the page), run before the page's
+# own scripts (given before anything is laid out, it costs no new layout).
+ADOPT_STYLE = """(() => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(%s);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+})();"""
+_TITLE = re.compile(rb"<title>(.*?)</title>", re.DOTALL)
+
 # Pages are printed as served from this address (never from their place on disk), so a
 # PDF names no local path: its links point below the address the reports are published at.
 REPORTS_URL = os.environ.get("CLASSEMENT_REPORTS_URL", "https://classement.invalid/")
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
 _PDF_DATE = re.compile(rb"/(CreationDate|ModDate) \(D:\d{14}")
+
+# The paper: A4 as Playwright sizes it (8.27 in wide), 10 mm side margins; its printable
+# width in CSS pixels (96 per inch), and the page's margins.
+PAPER_WIDTH_PX = 8.27 * 96 - 2 * 10 * 96 / 25.4
+MARGINS: PdfMargins = {"top": "12mm", "bottom": "14mm", "left": "10mm", "right": "10mm"}
+# Each page's footer, « <title> — page n / N » in grey, 8 px on the paper: a margin box of
+# the page (laid out by Blink with the page) rather than Playwright's footer template (a
+# document of its own parsed, styled and laid out for every one of a report's 270 pages).
+FOOTER_CSS = """@page {{ @bottom-center {{
+  content: "{title} — page " counter(page) " / " counter(pages);
+  font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; font-size: {size}px;
+  color: #5b6475; text-align: center; vertical-align: middle; }} }}"""
+FOOTER_PX = 8
+
+# Where the printer serves plotly.js to the pages it prints (see `_Pages`).
+PLOTLY_PATH = "/.impression/plotly.min.js"
 
 
 def print_pdf(
@@ -226,6 +271,109 @@ def _serve(root: Path) -> Callable[[Route], Awaitable[None]]:
     return handle
 
 
+@cache
+def _inline_plotly() -> bytes:
+    """plotly.js as a report embeds it (`pipelines.reports.page.page`)."""
+    return b"<script>" + plotly_js().encode("utf-8") + b"</script>"
+
+
+def external_plotly(html: bytes) -> bytes:
+    """A page as the printer serves it: its embedded plotly.js (if any) loaded from
+    `PLOTLY_PATH` instead, the same script run at the same place of the page. Chromium keeps
+    the code it compiled for a script it loads by address (never for one written in the
+    page): from the third report of a build on, plotly.js is not compiled again."""
+    return html.replace(_inline_plotly(), f'<script src="{PLOTLY_PATH}"></script>'.encode(), 1)
+
+
+class _PageServer(http.server.ThreadingHTTPServer):
+    """The folders of the pages to print, served to the printing Chromium alone (on
+    127.0.0.1, a port of the system's choosing, for the time of the printing): the
+    `n`th folder under `/n/`, and plotly.js at `PLOTLY_PATH`, which Chromium may cache."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _PageRequest)
+        self.folders: list[Path] = []
+
+    def url(self, html_path: Path, root: Path) -> str:
+        if root not in self.folders:
+            self.folders.append(root)
+        relative = urllib.parse.quote(html_path.resolve().relative_to(root).as_posix())
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}/{self.folders.index(root)}/{relative}"
+
+    def content(self, address: str) -> tuple[bytes, str, str] | None:
+        """(body, content type, cache rule) of an address, None when it names nothing."""
+        path = urllib.parse.unquote(urllib.parse.urlsplit(address).path)
+        if path == PLOTLY_PATH:
+            return plotly_js().encode("utf-8"), _TYPES[".js"], "max-age=86400"
+        index, _, relative = path.removeprefix("/").partition("/")
+        if not index.isdigit() or int(index) >= len(self.folders):
+            return None
+        folder = self.folders[int(index)]
+        file = (folder / relative).resolve()
+        if not file.is_relative_to(folder) or not file.is_file():
+            return None
+        kind = _TYPES.get(file.suffix, "application/octet-stream")
+        if file.suffix == ".html":
+            return external_plotly(file.read_bytes()), kind, "no-store"
+        return file.read_bytes(), kind, "max-age=86400"
+
+
+class _PageRequest(http.server.BaseHTTPRequestHandler):
+    server: _PageServer
+
+    def do_GET(self) -> None:
+        found = self.server.content(self.path)
+        body, kind, caching = found or (b"", "text/plain", "no-store")
+        self.send_response(200 if found else 404)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", caching)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Silent: the build says what is printed."""
+
+
+@contextlib.contextmanager
+def _serving() -> Iterator[_PageServer]:
+    server = _PageServer()
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+def print_scale(page_width: float) -> float:
+    """The scale a page `page_width` CSS pixels wide prints at: 1 when it fits the paper,
+    else what shrinks it onto the paper, as Chromium itself would, but asked for at once:
+    Chromium laid such a page out at the paper's width, found it too wide and laid it out
+    again at its own width (about 3 s of a season report of 20,000 players)."""
+    if page_width <= PRINT_WIDTH_PX:
+        return 1.0
+    return PAPER_WIDTH_PX / (page_width + 1)
+
+
+def footer_css(title: str) -> str:
+    """The footer's style sheet, the page's title in a CSS string (a margin box is not
+    shrunk with a page wider than the paper: `FOOTER_PX` whatever the page's scale)."""
+    quoted = "".join(f"\\{ord(c):x} " if c in '"\\' or ord(c) < 32 else c for c in title)
+    return FOOTER_CSS.format(title=quoted, size=FOOTER_PX)
+
+
+def page_title(html: bytes) -> str:
+    """The page's title as the browser reads it (`document.title`)."""
+    found = _TITLE.search(html)
+    return " ".join(unescape(found.group(1).decode("utf-8")).split()) if found else ""
+
+
 async def _print(job: _Job) -> list[Path]:
     """`job.workers` tasks take the pages in order, each printing one page at a time in
     its own tab of the one browser (a long page alone: `ALONE_ROWS`); the first error
@@ -238,27 +386,38 @@ async def _print(job: _Job) -> list[Path]:
     done: dict[int, Path] = {}
     slots = _Slots(job.workers)
 
-    async def worker(browser: Browser) -> None:
+    async def worker(browser: BrowserContext, server: _PageServer) -> None:
         while queue:
             index, (html_path, pdf_path) = queue.pop()
             served = (job.root or html_path.parent).resolve()
             async with slots.take(_slots_needed(html_path, job.workers)):
                 done[index] = await _print_page(
-                    browser, html_path, pdf_path, served, job.when, job.timeout_ms
+                    browser, server, html_path, pdf_path, served, job.when, job.timeout_ms
                 )
             if job.progress is not None:
                 job.progress(len(done), len(job.pages))
 
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=executable, args=list(CHROMIUM_ARGS))
-        try:
-            async with asyncio.TaskGroup() as group:
-                for _ in range(job.workers):
-                    group.create_task(worker(browser))
-        except BaseExceptionGroup as failed:
-            raise _first(failed) from None
-        finally:
-            await browser.close()
+    # A profile of its own for the time of the printing: Chromium keeps the code it
+    # compiles there (plotly.js, `external_plotly`); a context without one keeps none.
+    with (
+        _serving() as server,
+        tempfile.TemporaryDirectory(prefix="classement-pdf-") as profile,
+    ):
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch_persistent_context(
+                profile,
+                executable_path=executable,
+                args=list(CHROMIUM_ARGS),
+                viewport={"width": PRINT_WIDTH_PX, "height": 1000},
+            )
+            try:
+                async with asyncio.TaskGroup() as group:
+                    for _ in range(job.workers):
+                        group.create_task(worker(browser, server))
+            except BaseExceptionGroup as failed:
+                raise _first(failed) from None
+            finally:
+                await browser.close()
     return [done[i] for i in range(len(job.pages))]
 
 
@@ -270,7 +429,8 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 
 
 async def _print_page(
-    browser: Browser,
+    browser: BrowserContext,
+    server: _PageServer,
     html_path: Path,
     pdf_path: Path,
     root: Path,
@@ -280,34 +440,31 @@ async def _print_page(
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = pdf_path.with_name(f".{pdf_path.name}.tmp")
     errors: list[str] = []
-    page = await browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
+    page = await browser.new_page()
     try:
-        await page.route(f"{REPORTS_URL}**", _serve(root))
         page.on("pageerror", lambda e: errors.append(str(e)))
         await page.emulate_media(media="print")
         await page.add_init_script(HOLD_TABLES)
+        footer = footer_css(page_title(html_path.read_bytes()))
+        await page.add_init_script(ADOPT_STYLE % json.dumps(footer))
+        await page.goto(server.url(html_path, root), wait_until="load", timeout=timeout_ms)
+        # Routed only once loaded: Playwright's routing turns Chromium's cache off.
+        await page.route(f"{REPORTS_URL}**", _serve(root))
         source = html_path.resolve()
-        await page.goto(source.as_uri(), wait_until="load", timeout=timeout_ms)
         await page.evaluate(AT_ADDRESS, REPORTS_URL + source.relative_to(root).as_posix())
         await page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
         await page.evaluate(OPEN_DETAILS)
-        await page.evaluate(RELEASE_TABLES)
+        scale = print_scale(await page.evaluate(SAMPLE_TABLES, SAMPLE_ROWS))
         await page.evaluate("document.fonts.ready")
         if errors:
             raise RuntimeError(f"{html_path}: erreur JavaScript : {errors[0]}")
         await page.pdf(
             path=str(tmp),
             format="A4",
+            scale=scale,
             print_background=True,
             prefer_css_page_size=True,
-            display_header_footer=True,
-            header_template="<span></span>",
-            footer_template=(
-                '<div style="font-size:8px;width:100%;text-align:center;color:#5b6475">'
-                '<span class="title"></span> — page <span class="pageNumber"></span> / '
-                '<span class="totalPages"></span></div>'
-            ),
-            margin={"top": "12mm", "bottom": "14mm", "left": "10mm", "right": "10mm"},
+            margin=MARGINS,
         )
     finally:
         await page.close()
