@@ -671,10 +671,13 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
         & pl.col("round").is_not_null()
     )
     keys = ["_file", "tournament_id", "round", "_seat"]
-    seats = seats.sort(["_file", "_row", "_col"]).with_columns(
-        _first=pl.col("_row").first().over(keys), _n=pl.int_range(pl.len()).over(keys)
+    # a seat's first row is its lowest (row, column): every other is a duplicate (found by
+    # windows, not by sorting every seat of every file: the errors' order does not count,
+    # `first_error_per_file` sorts them)
+    order = pl.col("_row") * 2 + (pl.col("_col") == "player_id").cast(pl.Int64)
+    dup = seats.with_columns(_first=pl.col("_row").min().over(keys), _order=order).filter(
+        pl.col("_order") != pl.col("_order").min().over(keys)
     )
-    dup = seats.filter(pl.col("_n") > 0)
     errors.append(
         located_errors(
             dup,
