@@ -18,14 +18,23 @@ import pytest
 
 from pipelines.reports.charts import BAR_LINE, axis, base_layout, hline
 from pipelines.reports.html import Html
-from pipelines.reports.page import page
+from pipelines.reports.page import PRINT_WIDTH_PX, page, plotly_js
 from pipelines.reports.pdf import (
+    _TYPES,
     ALONE_ROWS,
+    PAPER_WIDTH_PX,
+    PLOTLY_PATH,
     REPORTS_URL,
+    SAMPLE_ROWS,
+    _serving,
     _Slots,
     _slots_needed,
+    external_plotly,
+    footer_css,
+    page_title,
     print_pdf,
     print_pdfs,
+    print_scale,
 )
 from pipelines.reports.section import Chart, chart_html
 from pipelines.reports.sections import discover
@@ -33,6 +42,7 @@ from pipelines.reports.sections import discover
 # PDF tests never skip: without Chromium and poppler-utils (scripts/system-deps.sh) they fail.
 pytestmark = pytest.mark.slow
 DPI = 50
+_HTML, _JS = _TYPES[".html"], _TYPES[".js"]
 PX_TO_PT = 0.75  # a CSS pixel is 1/96 in, a PDF point 1/72 in (printed at scale 1)
 
 
@@ -421,4 +431,74 @@ def test_a_page_read_from_disk_prints_the_links_of_the_reports_address(tmp_path:
     assert re.findall(rb"/URI \(([^)]*)\)", data) == [REPORTS_URL.encode() + b"joueurs/123.html"]
     assert data.count(b"/Subtype /Link") == 2  # the player's page and the section (inside)
     assert b"file:" not in data and str(tmp_path).encode() not in data
+    assert b"127.0.0.1" not in data  # nor the address the printer served it from
     assert "Zéphyrin Quintal 1 964" in " ".join(_text(pdf, "-layout").split())
+
+
+def test_the_printer_serves_plotly_by_address_and_nothing_outside_the_folder(
+    tmp_path: Path,
+) -> None:
+    """A season report embeds plotly.js (it travels alone); the printer serves Chromium the
+    page with that same script loaded by address (its compiled code kept for the next
+    reports), the page otherwise byte for byte; a page without it is served as it is;
+    nothing outside the folder is served."""
+    inline = f"<script>{plotly_js()}</script>".encode()
+    by_address = f'<script src="{PLOTLY_PATH}"></script>'.encode()
+    report = page("Essai", Html("<p>Zéphyrin</p>")).encode()
+    plain = page("Essai", Html("<p>Zéphyrin</p>"), with_plotly=False).encode()
+    assert inline in report
+    assert external_plotly(report) == report.replace(inline, by_address)
+    assert external_plotly(plain) == plain
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "r.html").write_bytes(report)
+    (tmp_path / "secret.txt").write_text("non")
+    with _serving() as server:
+        address = server.url(tmp_path / "site" / "r.html", (tmp_path / "site").resolve())
+        assert address.startswith("http://127.0.0.1:")
+        assert server.content(address) == (report.replace(inline, by_address), _HTML, "no-store")
+        assert server.content(PLOTLY_PATH) == (plotly_js().encode(), _JS, "max-age=86400")
+        for elsewhere in ("/0/../secret.txt", "/0/%2e%2e/secret.txt", "/1/r.html", "/x/r.html"):
+            assert server.content(elsewhere) is None, elsewhere
+
+
+def test_the_print_scale_and_the_footer_title() -> None:
+    assert print_scale(PRINT_WIDTH_PX) == 1.0
+    assert print_scale(901) == pytest.approx(PAPER_WIDTH_PX / 902)
+    assert 'content: "Rapport \\22 x\\22  \\5c  — page " counter(page)' in footer_css(
+        'Rapport "x" \\'
+    )
+    assert page_title(b"<title>Rapport de la saison 2024-2025 &amp; co</title>") == (
+        "Rapport de la saison 2024-2025 & co"
+    )
+
+
+def _words_in_box(pdf: Path) -> list[tuple[int, float, str]]:
+    """(page, right edge in points, word) of every word of a PDF."""
+    found = []
+    for number, chunk in enumerate(_text(pdf, "-bbox").split("<page ")[1:], start=1):
+        found += [(number, float(x1), word) for _, _, x1, _, word in _WORD.findall(chunk)]
+    return found
+
+
+def test_a_page_wider_than_the_paper_prints_whole_within_the_paper(tmp_path: Path) -> None:
+    """A table wider than the paper whose widest row comes after the rows its width is
+    measured on (`SAMPLE_ROWS`): every row is printed, every word within the paper's
+    margins (the page shrunk onto it), each page with its footer."""
+    cells = '<td class="num">1 964 000</td>' * 11
+    rows = [f"<tr><td>J{i:03}</td>{cells}<td></td></tr>" for i in range(SAMPLE_ROWS + 60)]
+    rows.append(f'<tr><td>Zéphyrin</td>{cells}<td class="num">{"9" * 30}</td></tr>')
+    body = Html(
+        '<header class="page"><h1>Essai</h1></header><section class="report-section">'
+        f"<h2>Liste</h2><table><tbody>{''.join(rows)}</tbody></table></section>"
+    )
+    (tmp_path / "large.html").write_text(page("Très large", body), encoding="utf-8")
+    pdf = print_pdf(tmp_path / "large.html", tmp_path / "large.pdf")
+    text = " ".join(_text(pdf, "-layout").split())
+    assert all(f"J{i:03}" in text for i in range(SAMPLE_ROWS + 60))
+    assert "Zéphyrin" in text and "9" * 30 in text
+    words = _words_in_box(pdf)
+    pages = max(number for number, _, _ in words)
+    paper_right = 8.27 * 72 - 10 / 25.4 * 72  # A4's width less the right margin, in points
+    assert max(right for _, right, _ in words) <= paper_right + 1
+    for number in range(1, pages + 1):
+        assert f"Très large — page {number} / {pages}" in text
