@@ -8,11 +8,12 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 
-from pipelines.reports.html import Html, fmt_number, fmt_signed, player_filename, table
+from pipelines.reports.html import Html, esc, fmt_number, fmt_signed, player_filename, table
 from pipelines.reports.player_blocks import by_player, season_link
 from pipelines.reports.player_pages import _bodies, _Cell, _table_of
 from pipelines.reports.player_seasons import (
@@ -281,3 +282,33 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
     }
     assert sorted(got) == sorted(expected) and written.total == len(list(built.glob("*.html")))
     assert [name for name in sorted(expected) if got[name] != expected[name]] == []
+
+
+def test_a_page_is_the_same_whatever_chunk_builds_it(sample_site: Path) -> None:
+    """A page built in a chunk of one player is the page built among 60 (the chunk-wide
+    tables hold nothing of the other players), and a chunk renders when a table has no row
+    for any of its players (a chunk whose players all have an official series, no rating
+    list, no published ranking…)."""
+    import dataclasses
+
+    from pipelines.reports import player_pages
+    from pipelines.reports.data import ReportData
+    from pipelines.reports.player_blocks import PlayerRows
+
+    d = player_pages._load(ReportData.open(sample_site / "w.duckdb"))
+    ids = d.players["player_id"].to_list()[:60]
+    together = player_pages._chunk(d, pl.Series(ids, dtype=pl.String))
+    for pid in (ids[0], ids[29], ids[-1]):
+        alone = player_pages._chunk(d, pl.Series([pid], dtype=pl.String))
+        assert player_pages.render_player(pid, d, alone) == player_pages.render_player(
+            pid, d, together
+        )
+    tables = ["cote", "elo", "results", "duplicate", "classification", "movements"]
+    tables += ["cote_ranking", "elo_ranking", "listed", "standings", "published"]
+    empty: dict[str, Any] = {name: PlayerRows(None, {}, {}) for name in tables}
+    bare = dataclasses.replace(d, **empty)
+    chunk = player_pages._chunk(bare, pl.Series(ids, dtype=pl.String))
+    page = player_pages.render_player(ids[0], bare, chunk)
+    assert "<h2>Tournois</h2>" not in page and "<h2>Listes de classement</h2>" not in page
+    name = d.player_rows[ids[0]].row(0, named=True)["name"]
+    assert f'<header class="page"><h1>{esc(name)}</h1></header>' in page

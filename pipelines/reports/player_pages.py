@@ -632,11 +632,13 @@ def _series_rows_of(d: _PlayerData, players: pl.Series) -> dict[str, list[_Serie
     lists = rows(d.listed, {"player_id": text, "as_of": date, "series": text})
     lists = lists.with_row_index("_order")
     missing = shown.filter(pl.col("_official").is_null()).select(keys)
-    ends = {s: d.season_end(s) for s in missing["season"].unique().to_list()}
+    seasons = missing["season"].unique().to_list()
+    ends = pl.DataFrame(
+        {"season": seasons, "_end": [d.season_end(s) for s in seasons]},
+        schema={"season": pl.String, "_end": pl.Date},
+    )
     listed = (
-        missing.with_columns(
-            pl.col("season").replace_strict(ends, return_dtype=pl.Date).alias("_end")
-        )
+        missing.join(ends, on="season", how="left")
         .join(lists, on="player_id", how="inner")
         .filter(
             pl.col("as_of").is_not_null()
