@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from pipelines.defs.ingest.assets import ingest
 from pipelines.defs.years.assets import YEAR_ASSETS
 from pipelines.paths import PROJECT_ROOT, REFERENCE_DIR
 from pipelines.reference.circuits import load_circuit_names, load_circuit_params
-from pipelines.reports.circuits.common import Lookup, results_of
+from pipelines.reports.circuits.common import Lookup, page_names, results_of
 from pipelines.reports.circuits.pages import render_circuit_page, write_year_reports, year_pages
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import player_filename
@@ -579,6 +580,19 @@ def test_a_lookup_answers_as_the_whole_table_and_builds_it_only_when_needed() ->
     assert names.get("1002", "1002") == "Durand Anne" and built == []
     assert names.get("9", "9") == "Zoé" and names.get("404", "404") == "404"
     assert names.get("1001", "1001") == "Bonnet Bruno" and built == [1]
+
+
+def test_what_the_pages_share_never_keeps_their_report_data(example_site: Path) -> None:
+    """What the pages of a year share (`common.shared`, weakly keyed by report data) never
+    holds its report data: a name lookup that did (a bound method) kept every year's report
+    data, whole tables included, until the build ended (20 seasons: 0,6 GiB; issue 25).
+    Freed by its reference count alone, at once (no cycle left for the collector)."""
+    data = ReportData.open(example_site / "w.duckdb")
+    names = page_names(data)  # what the year's pages name players with
+    assert names.get("not-a-licence", "absent") == "absent"  # the whole table's, built
+    gone = weakref.ref(data)
+    del data
+    assert gone() is None
 
 
 def test_a_year_without_circuits_still_has_its_index(example_site: Path, tmp_path: Path) -> None:
