@@ -352,21 +352,22 @@ def _with_cells(
     distinct combination of the columns it reads, not once per row: the pages of every
     player are built with a few joins rather than a Python call per cell."""
     right = set(numeric)
-    work = frame.with_row_index("_row")
+    read = list(dict.fromkeys(c for inputs, _ in cells for c in inputs))
+    # a float is also keyed by its text: 0.0 and -0.0 are equal keys but not the same cell
+    floats = {c for c in read if frame.schema[c].is_float()}
+    # only the columns the cells read (the joins copy what they carry)
+    work = frame.select(
+        *read, *(pl.col(c).cast(pl.String).alias(f"_text_{c}") for c in sorted(floats))
+    ).with_row_index("_row")
     pieces: list[str] = []
     for i, (inputs, fn) in enumerate(cells):
-        # a float is also keyed by its text: 0.0 and -0.0 are equal keys but not the same cell
-        floats = [c for c in inputs if frame.schema[c].is_float()]
-        keys = [*inputs, *(f"_text_{c}" for c in floats)]
-        texts = [pl.col(c).cast(pl.String).alias(f"_text_{c}") for c in floats]
-        distinct = frame.select(*inputs, *texts).unique(maintain_order=True)
+        keys = [*inputs, *(f"_text_{c}" for c in inputs if c in floats)]
+        distinct = work.select(keys).unique(maintain_order=True)
         numeric_cell = first + i in right
         values = [_cell_html(fn(*row[: len(inputs)]), numeric_cell) for row in distinct.iter_rows()]
         column = f"_cell{i}"
         distinct = distinct.with_columns(pl.Series(column, values, dtype=pl.String))
-        work = work.with_columns(texts).join(
-            distinct, on=keys, how="left", nulls_equal=True, maintain_order="left"
-        )
+        work = work.join(distinct, on=keys, how="left", nulls_equal=True, maintain_order="left")
         pieces.append(column)
     return frame.with_columns(
         work.sort("_row").select(pl.concat_str(pieces).alias(name)).to_series()
@@ -543,13 +544,24 @@ LISTED_TABLE = (
 _SeriesRow = tuple[str, str | None, str | None, str | None]
 
 
-def _series_rows_of(d: _PlayerData, players: pl.Series) -> dict[str, list[_SeriesRow]]:
+HISTORY_TABLE = (
+    ["Saison", "Série tenue (officielle)", "Source", "Série calculée ici", "Écart"],
+    (),
+    "La série calculée ici pour une saison est celle que ce projet a classée à "
+    "la fin de la saison précédente.",
+)
+
+
+def _series_rows_of(
+    d: _PlayerData, players: pl.Series
+) -> tuple[dict[str, list[_SeriesRow]], dict[str, str]]:
     """Each player of `players`' series history: per season (in
     order) the official series they held — written on their latest duplicate result of the
     season, else the FFSc's published ranking (its latest row of the season with a series),
     else the latest rating list up to the season's end (when it names a series) — and the
-    season whose classification computed one for it. Each label, date and season is read
-    once (`series_level_of`, `per_value`)."""
+    season whose classification computed one for it; and the rows of its table (season,
+    official series, source, computed series, « Écart »). Each label, date and season is
+    read once (`series_level_of`, `per_value`, `_with_cells`)."""
     keys = ["player_id", "season"]
 
     def rows(split: PlayerRows, schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
@@ -668,7 +680,14 @@ def _series_rows_of(d: _PlayerData, players: pl.Series) -> dict[str, list[_Serie
     found: dict[str, list[_SeriesRow]] = {}
     for pid, season, official, source, computed_by in shown.iter_rows():
         found.setdefault(pid, []).append((season, official, source, computed_by))
-    return found
+    cells: tuple[_Cell, ...] = (
+        (("season",), lambda season: season_link(season, d.reported)),
+        (("_official",), lambda official: series_label(official) if official else "—"),
+        (("_source",), lambda source: source),
+        (("_computed",), lambda computed: shared(computed, LABEL) if computed else "—"),
+        (("_computed", "_official", "_source"), why_cell),
+    )
+    return found, _bodies(shown, players, cells, HISTORY_TABLE[1])
 
 
 def _series_history(
@@ -710,21 +729,7 @@ def _series_history(
         "Historique des séries : série tenue (officielle) et série calculée ici, par saison",
         height=300,
     )
-    body = table(
-        ["Saison", "Série tenue (officielle)", "Source", "Série calculée ici", "Écart"],
-        [
-            (
-                season_link(season, d.reported),
-                series_label(official) if official else "—",
-                source,
-                shared(computed, LABEL) if computed else "—",
-                why_cell(computed, official, source),
-            )
-            for season, official, source, computed in rows
-        ],
-        caption="La série calculée ici pour une saison est celle que ce projet a classée à "
-        "la fin de la saison précédente.",
-    )
+    body = _table_of(HISTORY_TABLE, chunk.series_bodies[pid])
     return chart, [r[3] for r in rows], body
 
 
@@ -825,6 +830,7 @@ class _Chunk:
     series: dict[str, str]  # the end-of-season duplicate classification's rows
     season_files: dict[str, list[str]]  # the seasons whose shared file the page reads
     series_rows: dict[str, list[_SeriesRow]]  # the series history (`_series_rows_of`)
+    series_bodies: dict[str, str]  # the series history table's rows
     listed_as_of: dict[str, dt.date]  # the date of the latest rating list naming the player
     result_seasons: dict[str, set[str]]  # the seasons of their results (none without rejects)
     cote_points: dict[str, Series]  # the trajectory chart's points (`cote_trajectories`)
@@ -844,6 +850,7 @@ def _tournament_cells(d: _PlayerData) -> tuple[_Cell, ...]:
 
 
 def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
+    history = _series_rows_of(d, players)
     return _Chunk(
         cote=_bodies(d.cote.frame, players, COTE_CELLS, COTE_TABLE[1]),
         elo=_bodies(d.elo.frame, players, ELO_CELLS, ELO_TABLE[1]),
@@ -853,7 +860,8 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
         rankings=_rankings_bodies(d, players),
         series=_series_bodies(d, players),
         season_files=_season_files(d, players),
-        series_rows=_series_rows_of(d, players),
+        series_rows=history[0],
+        series_bodies=history[1],
         listed_as_of=_latest(d.listed, players, "as_of"),
         result_seasons=_result_seasons(d, players) if d.rejected else {},
         # each player's points as `charts` makes them, for the chunk's players in one pass
