@@ -1308,6 +1308,20 @@ def _restricted(value: Any, players: pl.Series) -> Any:
     return value
 
 
+def _part(d: _PlayerData, group: list[str], players: pl.Series) -> _PlayerData:
+    """What a worker needs of `d` for the players of `group`: every table split by player
+    cut down to their rows (the blocks' too), the names of these players only (a page
+    names its own player: the trajectories' hover text), the rest as it is."""
+    names = {pid: d.names[pid] for pid in group if pid in d.names}
+    changes = {
+        f.name: _restricted(getattr(d, f.name), players)
+        for f in dataclasses.fields(d)
+        if isinstance(getattr(d, f.name), PlayerRows)
+    }
+    blocks = _restricted(d.blocks, players)
+    return dataclasses.replace(d, players=d.players.clear(), names=names, blocks=blocks, **changes)
+
+
 # a worker's task: the chunk's data, its players and their pages' paths
 _Task = tuple[_PlayerData, list[str], list[str]]
 
@@ -1344,7 +1358,7 @@ def _render_in_workers(
         for start in range(0, len(todo), CHUNK):
             group = todo[start : start + CHUNK]
             players = pl.Series(group, dtype=pl.String)
-            part = _restricted(dataclasses.replace(d, players=d.players.clear()), players)
+            part = _part(d, group, players)
             task: _Task = (part, group, [str(p) for p in paths[start : start + CHUNK]])
             pending.append(pool.apply_async(_render_chunk, (task,)))
             while len(pending) > workers:
