@@ -27,12 +27,14 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 
 from pipelines.ingest.raw import Listing, listing, stated_hash
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reference.bundle import Parameters
+from pipelines.source_files import files_digest
 
 STATE_FILE = "build_state.json"
 _CODE = ("pipelines", "transforms")
@@ -44,14 +46,16 @@ def code_digest(params: Parameters, root: Path = PROJECT_ROOT) -> str:
     """The project's code and the rule parameters a build runs with."""
     digest = hashlib.sha256(os.environ.get("SOURCE_DATE_EPOCH", "").encode() + b"\0")
     for package in _PACKAGES:
-        digest.update(f"{package}={version(package)}\0".encode())
+        digest.update(f"{package}={_version(package)}\0".encode())
     digest.update(f"parameters={params.digest}\0".encode())
-    for folder, base in [(root / f, root) for f in _CODE]:
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in _CODE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(base).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes())
+    digest.update(files_digest(root, _CODE, _CODE_SUFFIXES).encode())
     return digest.hexdigest()
+
+
+@cache
+def _version(package: str) -> str:
+    """An installed package's version (read once a process: it reads the package metadata)."""
+    return version(package)
 
 
 def raw_digest(raw_dir: Path, seen: Listing | None = None) -> str:

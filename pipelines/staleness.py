@@ -6,7 +6,6 @@ assets recording a build and the what-if all ask here."""
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import polars as pl
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reference.bundle import Parameters, load_parameters
 from pipelines.reports import layout
+from pipelines.source_files import files_digest
 from pipelines.warehouse import Warehouse
 
 # What computes a season's tables and reports: the rules, the loaders of their parameters,
@@ -38,42 +38,8 @@ def code_fingerprint(params: Parameters | None = None, root: Path = PROJECT_ROOT
     report rebuilds every season."""
     params = params or load_parameters()
     digest = hashlib.sha256(f"parameters\0{params.digest}\0".encode())
-    digest.update(_code_digest(root).encode())
+    digest.update(files_digest(root, SEASON_CODE, _CODE_SUFFIXES).encode())
     return digest.hexdigest()
-
-
-# The code's digest by the state of its files (path, size, modification time, inode): a
-# build asks for it once per stage and once per partition built, and the code seldom
-# changes within a process; any file added, removed or touched computes it again.
-_CODE_DIGESTS: dict[tuple[object, ...], str] = {}
-
-
-def _code_files(root: Path) -> list[tuple[str, Path, os.stat_result]]:
-    files = []
-    for folder in SEASON_CODE:
-        base = root / folder
-        for directory, subfolders, names in os.walk(base):
-            subfolders[:] = [d for d in subfolders if d != "__pycache__"]
-            for name in names:
-                if os.path.splitext(name)[1] in _CODE_SUFFIXES:
-                    path = Path(directory, name)
-                    files.append(
-                        (Path(folder, path.relative_to(base)).as_posix(), path, path.stat())
-                    )
-    return sorted(files, key=lambda f: f[0])
-
-
-def _code_digest(root: Path) -> str:
-    files = _code_files(root)
-    state = tuple((name, f.st_size, f.st_mtime_ns, f.st_ino) for name, _, f in files)
-    known = _CODE_DIGESTS.get(state)
-    if known is None:
-        digest = hashlib.sha256()
-        for name, path, _ in files:
-            digest.update(name.encode() + b"\0")
-            digest.update(path.read_bytes())
-        known = _CODE_DIGESTS[state] = digest.hexdigest()
-    return known
 
 
 def _build_key(input_fingerprint: str, code: str) -> str:
