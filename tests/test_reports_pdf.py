@@ -482,9 +482,10 @@ def _words_in_box(pdf: Path) -> list[tuple[int, float, str]]:
 
 def test_a_page_wider_than_the_paper_prints_whole_within_the_paper(tmp_path: Path) -> None:
     """A table wider than the paper whose widest row comes after the rows its width is
-    measured on (`SAMPLE_ROWS`): every row is printed, every word within the paper's
-    margins (the page shrunk onto it), each page with its footer."""
-    cells = '<td class="num">1 964 000</td>' * 11
+    measured on (`SAMPLE_ROWS`): every row and every column is printed (Chromium's own
+    shrinking stops at 1.5 times the paper's width and cut the columns beyond off), every
+    word within the paper's margins, each page with its footer."""
+    cells = '<td class="num">1 964 000</td>' * 16  # wider than 1.5 × the paper
     rows = [f"<tr><td>J{i:03}</td>{cells}<td></td></tr>" for i in range(SAMPLE_ROWS + 60)]
     rows.append(f'<tr><td>Zéphyrin</td>{cells}<td class="num">{"9" * 30}</td></tr>')
     body = Html(
@@ -496,6 +497,7 @@ def test_a_page_wider_than_the_paper_prints_whole_within_the_paper(tmp_path: Pat
     text = " ".join(_text(pdf, "-layout").split())
     assert all(f"J{i:03}" in text for i in range(SAMPLE_ROWS + 60))
     assert "Zéphyrin" in text and "9" * 30 in text
+    assert text.count("1 964 000") == 16 * (SAMPLE_ROWS + 61)  # no column cut off
     words = _words_in_box(pdf)
     pages = max(number for number, _, _ in words)
     paper_right = 8.27 * 72 - 10 / 25.4 * 72  # A4's width less the right margin, in points
