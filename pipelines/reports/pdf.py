@@ -8,21 +8,32 @@ page, every chart is awaited, then Chromium prints it.
 The same page prints to the same bytes: its links are those of a fixed address, not of its
 path on disk, and the PDF's dates are the report's generation date.
 
-What printing a long report costs (a season report of 18,000 players: 11,400 table rows,
-65,000 cells, 12,000 chart markers) and what is done about it:
-- the page is read by Chromium from disk (a `file:` address), its links then given the
-  fixed address by a `<base>` element added once it is loaded: served through Playwright's
-  request interception, its 11 MB crossed the driver's pipe in base64 (on a busy machine
-  up to 5 s of CPU; on a quiet one well under 1 s);
-- its tables are kept out of the layout while it loads (`HOLD_TABLES`): Plotly measures
-  the page as it draws each chart, and each measure laid out every row parsed so far; they
-  are laid out once, for print (a small saving: the page's parsing, its 4.8 MB of plotly.js
-  and the drawing of its charts, 12,000 SVG markers, stay; about 8 s of CPU to load, 8 s to
-  print on a quiet machine, the same PDF bytes as before);
-- left as it is: a page wider than the paper (a table of long numeric headings) is laid
-  out twice by Chromium's print, once at the paper's width, then at its own width to be
-  shrunk onto the paper (about 3 s of a season report's 8 s of print); print rules that
-  keep the tables on the paper change how the lists wrap (words cut at a hyphen).
+What printing a long report costs (a season report of 20,000 players: 11,600 table rows,
+67,000 cells, 12,800 chart markers, 274 printed pages) and what is done about it:
+- the page is served to Chromium by a server of the printing's own (`_PageServer`, on
+  127.0.0.1, for the time of the printing; no 11 MB body through Playwright's pipe), its
+  links then given the fixed address by a `<base>` element added once it is loaded;
+- plotly.js, embedded in a season report (it travels alone), is served to Chromium by
+  address instead (`external_plotly`: the page otherwise byte for byte), with a profile of
+  the printing's own: Chromium keeps the code it compiled for a script loaded by address
+  (never for one written in the page), so plotly.js is compiled for the first two reports
+  of a build and then read back (2.3 s -> 0.3 s a page on a quiet machine; the circuit
+  pages, which load the site's copy, gain as much);
+- its tables are kept out of the layout while it loads (`HOLD_TABLES`: Plotly measures
+  the page as it draws each chart); the page's width is then measured on the first
+  `SAMPLE_ROWS` rows of each table and every row comes back as printing starts;
+- a page wider than the paper (a table of long numeric headings) is printed at the scale
+  that fits it (`print_scale`): Chromium laid it out at the paper's width, then again at
+  its own width, and shrank it at most 1.5 times (the columns beyond were cut off: the
+  wide circuit tables lost their last tournaments);
+- the footer is a CSS margin box of the page (`FOOTER_CSS`), not Playwright's footer
+  template (a document of its own for each printed page: 274 parsed, styled, laid out);
+- left: the print layout of every row (fragmented into pages), its painting into the
+  PDF and Chromium's layout of the page again for the screen once printed (about 9 CPU-s
+  of a season report's 13 on a machine shared by a dozen busy processes, 18 before);
+  a season report still prints alone (`ALONE_ROWS`): it reaches about 1.9 GiB, 0.6 to
+  0.9 GiB of which once loaded, so even loading the next one while it prints would raise
+  the printing's peak by half.
 """
 
 from __future__ import annotations
