@@ -28,10 +28,17 @@ from dagster._core.instance import InstanceType
 from dagster._core.launcher.sync_in_memory_run_launcher import SyncInMemoryRunLauncher
 from dagster._core.run_coordinator import DefaultRunCoordinator
 from dagster._core.storage.event_log import InMemoryEventLogStorage
-from dagster._core.storage.event_log.base import AssetRecord
+from dagster._core.storage.event_log.base import (
+    AssetRecord,
+    AssetRecordsFilter,
+    EventLogCursor,
+    EventRecordsResult,
+)
 from dagster._core.storage.noop_compute_log_manager import NoOpComputeLogManager
 from dagster._core.storage.root import TemporaryLocalArtifactStorage
 from dagster._core.storage.runs import InMemoryRunStorage
+
+EMPTY_CURSOR = EventLogCursor.from_storage_id(-1).to_string()
 
 
 class RunEventsOnly(InMemoryEventLogStorage):
@@ -81,6 +88,17 @@ class RunEventsOnly(InMemoryEventLogStorage):
     ) -> list[AssetRecord]:
         # none is ever written (no asset event is stored): answered without a query
         return []
+
+    def fetch_materializations(
+        self,
+        records_filter: dg.AssetKey | AssetRecordsFilter,
+        limit: int,
+        cursor: str | None = None,
+        ascending: bool = False,
+    ) -> EventRecordsResult:
+        # none is ever written: answered without a query (an asset check of a partition
+        # asks for its target's latest materialization, to record it beside its verdict)
+        return EventRecordsResult([], cursor=cursor or EMPTY_CURSOR, has_more=False)
 
     @property
     def asset_records_have_last_observation(self) -> bool:
