@@ -80,6 +80,7 @@ from pipelines.reports.labels import (
 )
 from pipelines.reports.layout import PLAYERS_DIR
 from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page
+from pipelines.reports.page_workers import start_worker
 from pipelines.reports.player_blocks import (
     PlayerBlock,
     PlayerRows,
@@ -1353,7 +1354,7 @@ def _render_in_workers(
     site's."""
     context = multiprocessing.get_context("spawn")
     done = 0
-    with context.Pool(workers) as pool:
+    with context.Pool(workers, initializer=start_worker) as pool:
         pending: deque[AsyncResult[int]] = deque()
         for start in range(0, len(todo), CHUNK):
             group = todo[start : start + CHUNK]
