@@ -1218,10 +1218,16 @@ def write_player_pages(
     digests = page_digests(d, code_digest(data.params))
     known = _read_digests(folder / DIGESTS_FILE)
     names = {pid: player_filename(pid) for pid in digests}
+    # the folder listed once (not a file system call per page): the pages there before
+    present = {
+        entry.name
+        for entry in os.scandir(folder)
+        if entry.name.endswith(".html") and entry.is_file()
+    }
     todo = [
         pid
         for pid, digest in digests.items()
-        if known.get(names[pid]) != digest or not (folder / names[pid]).exists()
+        if known.get(names[pid]) != digest or names[pid] not in present
     ]
     if workers > 1 and len(todo) >= PARALLEL_FROM:
         _render_in_workers(d, todo, [folder / names[pid] for pid in todo], workers, progress)
@@ -1238,9 +1244,8 @@ def write_player_pages(
                 if progress is not None:
                     progress(done, len(todo))
     written = set(names.values())
-    for stale in folder.glob("*.html"):
-        if stale.name not in written:
-            stale.unlink()
+    for stale in sorted(present - written):  # rendering only wrote pages of `written`
+        (folder / stale).unlink()
     # the season-wide facts the pages read, one file per season (`player_seasons`)
     records = season_records(
         data.table("cote_ranking"),
