@@ -162,7 +162,7 @@ FOOTER_CSS = """@page {{ @bottom-center {{
   color: #5b6475; text-align: center; vertical-align: middle; }} }}"""
 FOOTER_PX = 8
 
-# Where the printer serves plotly.js to the pages it prints (see `_Pages`).
+# Where the printer serves plotly.js to the pages it prints (`_PageServer`).
 PLOTLY_PATH = "/.impression/plotly.min.js"
 
 
