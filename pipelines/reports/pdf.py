@@ -18,7 +18,7 @@ What printing a long report costs (a season report of 20,000 players: 11,600 tab
   the printing's own: Chromium keeps the code it compiled for a script loaded by address
   (never for one written in the page), so plotly.js is compiled for the first two reports
   of a build and then read back (2.3 s -> 0.3 s a page on a quiet machine; the circuit
-  pages, which load the site's copy, gain as much);
+  pages, which embed it too, gain as much: 5.0 -> 2.7 CPU-s a page on the s4 copy);
 - its tables are kept out of the layout while it loads (`HOLD_TABLES`: Plotly measures
   the page as it draws each chart); the page's width is then measured on the first
   `SAMPLE_ROWS` rows of each table and every row comes back as printing starts;
@@ -190,7 +190,8 @@ def print_pdfs(
 ) -> list[Path]:
     """Print each (html, pdf) pair once all its charts are drawn, with one Chromium for all,
     `workers` pages at once (default `print_workers()`: one per core). `root`: the reports
-    folder the pages are served from (default: each page's folder); `stamp`: the date
+    folder the pages are served from, which holds every file they load (default: each
+    page's folder); `stamp`: the date
     written in the PDFs (default `generated_at()`), so the same pages print to the same
     bytes whatever the order they finish in; `progress(done, total)` after each PDF.
     Returns the PDFs in the order of `pages`; the first failure stops the printing."""
