@@ -16,8 +16,13 @@ Decisions taken here (issue 25, speed; issue 27, item 2):
   rendered and written by `WORKERS` processes started fresh ("spawn": the build process
   holds DuckDB's and Polars' thread pools, never forked), each sent a chunk's rows cut down
   to its players (`_restricted`), at most `WORKERS` + 1 chunks in flight. The same bytes
-  (tests/test_player_pages.py); 4 seasons × 20,000 players, all 25,646 pages: 38,4 s of CPU
-  in one process before, about 30 s over the build process and its two workers after.
+  (tests/test_player_pages.py). A worker runs Polars on one thread (`page_workers`).
+  Measured on 4 seasons × 20,000 players, all 25,646 pages, on the shared 2-core machine
+  (CPU seconds, noisy): 31–48 s in one process before these changes (five runs), 24–29 s in
+  one process after; with the two workers 25–35 s of CPU in all (their start, the chunks
+  sent to them) for 24 s of wall time where one process took 32–41 s at a similar load.
+  A new tournament (207 pages) costs the same as before, about 3–4 s of CPU, nearly all
+  of it `_load` and `page_digests`.
 - The markup is the one `html.table` writes, byte for byte (tests/test_player_pages.py).
 - A season is linked only when it has a report (`season_link`): a rating list's series for
   a season without a tournament names the season without a link.
