@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------------- workers
-# make test (`pytest -n auto --dist loadgroup`) spreads the tests one by one over the
+# make test (`pytest -n 3 --dist loadgroup`) spreads the tests one by one over the
 # workers, except those of these modules: their module fixtures build something (a
 # warehouse, a site, a browser), so each of them runs whole on one worker. Our scheduler
 # does the grouping: pytest-xdist's own `xdist_group` marks are silently ignored under

@@ -14,7 +14,7 @@ queues (the classic longest-processing-time rule). Two more rules:
 
 `tests/costs.json` holds each test's measured CPU seconds (the test process and the
 processes it waited for: a CLI build, Chromium), those of at least half a second. To
-measure them again: `CLASSEMENT_RECORD_COSTS=<folder> pytest -n auto --dist loadgroup`,
+measure them again: `CLASSEMENT_RECORD_COSTS=<folder> pytest -n 3 --dist loadgroup`,
 then `python -m tests.schedule <folder>` (rewrites `tests/costs.json`).
 """
 
