@@ -41,8 +41,8 @@ build: setup
 # Three workers (pytest-xdist) on the 2-core machine: tests spread one by one, except the
 # modules grouped in tests/conftest.py (their module fixtures build once, so their tests stay
 # on one worker). A third worker fills the time the others wait (Dagster's daemons in the
-# server tests, Chromium, the command-line builds): measured from a fresh clone, 2 December
-# 2026, nothing else running: 2 workers 450 s, 3 workers 400 s, 4 workers 441 s
+# server tests, Chromium, the command-line builds): measured in a clone that had run once,
+# 2 December 2026, nothing else running: 2 workers 450 s, 3 workers 400 s, 4 workers 441 s
 WORKERS ?= 3
 test: setup
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
