@@ -268,11 +268,17 @@ class _Job:
     workers: int
 
 
+def _file_in(folder: Path, relative: str) -> Path | None:
+    """The file `relative` names inside `folder` (never outside it), None when none."""
+    path = (folder / relative).resolve()
+    return path if path.is_relative_to(folder.resolve()) and path.is_file() else None
+
+
 def _serve(root: Path) -> Callable[[Route], Awaitable[None]]:
     async def handle(route: Route) -> None:
         relative = route.request.url.removeprefix(REPORTS_URL).split("#")[0].split("?")[0]
-        path = (root / relative).resolve()
-        if path.is_relative_to(root.resolve()) and path.is_file():
+        path = _file_in(root, relative)
+        if path is not None:
             content = _TYPES.get(path.suffix, "application/octet-stream")
             await route.fulfill(
                 status=200, body=path.read_bytes(), headers={"content-type": content}
@@ -323,9 +329,8 @@ class _PageServer(http.server.ThreadingHTTPServer):
         index, _, relative = path.removeprefix("/").partition("/")
         if not index.isdigit() or int(index) >= len(self.folders):
             return None
-        folder = self.folders[int(index)]
-        file = (folder / relative).resolve()
-        if not file.is_relative_to(folder) or not file.is_file():
+        file = _file_in(self.folders[int(index)], relative)
+        if file is None:
             return None
         kind = _TYPES.get(file.suffix, "application/octet-stream")
         if file.suffix == ".html":
