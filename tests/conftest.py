@@ -75,6 +75,17 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     return ModuleGroups(config, log)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A run on several workers: the controller compiles Numba's loops once (or finds them
+    in the cache) before the workers start, so that neither they nor the `classement`
+    commands they run compile them again (`tests/warm.py`: ~70 s of a fresh clone's run)."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    from tests.warm import warm_compiled
+
+    warm_compiled()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `--dist loadgroup` (the workers and their controller alike), the longest units
     of work first (`tests/schedule.py`)."""

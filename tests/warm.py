@@ -1,0 +1,77 @@
+"""Numba's cache written once, before the test workers start.
+
+The compiled loops of `transforms/` (`numba.njit(cache=True)`) compile on their first call
+in a process that finds no cache, about 6 CPU seconds, and write the cache into
+`transforms/__pycache__/`. From a fresh clone, each pytest-xdist worker and each
+`classement` command a test starts would compile them again until one of them had
+written it (measured: about 70 s of wall-clock time of `make test`). `tests/conftest.py`
+calls `warm_compiled` once in the controller of a run on several workers; afterwards
+every process loads the compiled code from the cache.
+
+`warm_compiled` calls the public functions that run them on a tiny season, with the
+argument types the builds give them (the functions cast their arrays to fixed dtypes), so
+one call compiles each loop's single signature. `tests/test_warm.py` checks that every
+compiled function of `transforms/` has been compiled by it: a new compiled loop must be
+reached from here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import numba
+import polars as pl
+
+import transforms
+from pipelines.reference.series import load_series_params, load_series_quotas
+from transforms.series import duplicate_event_scores
+from transforms.series_provisional import provisional_changes
+
+REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
+
+
+def warm_compiled() -> None:
+    """Every compiled loop of `transforms/` called once (compiled, or loaded from the cache)."""
+    results = pl.DataFrame(
+        {
+            "tournament_id": ["E1", "E1", "E2", "E2"],
+            "player_id": ["a", "b", "b", "c"],
+            "rank": [1, 2, 1, 2],
+            "series": ["2", "2", "2", "2"],
+        },
+        schema={
+            "tournament_id": pl.String,
+            "player_id": pl.String,
+            "rank": pl.Int64,
+            "series": pl.String,
+        },
+    )
+    events = pl.DataFrame(
+        {
+            "tournament_id": ["E1", "E2"],
+            "season": ["2023-2024", "2023-2024"],
+            "games": [4, 4],
+            "end_date": [dt.date(2023, 11, 1), dt.date(2023, 10, 1)],
+        }
+    )
+    new = pl.DataFrame({"player_id": ["n"], "federation": ["FRA"]})
+    scores = duplicate_event_scores(results, events)
+    params = load_series_params(REFERENCE)
+    provisional_changes(scores, events, load_series_quotas(REFERENCE), params, new)
+
+
+def compiled_functions() -> dict[str, Any]:
+    """`module.name` → Numba dispatcher, for every compiled function of `transforms/`."""
+    found: dict[str, Any] = {}
+    for info in pkgutil.walk_packages(transforms.__path__, "transforms."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, numba.core.registry.CPUDispatcher) and (
+                value.py_func.__module__ == info.name
+            ):
+                found[f"{info.name}.{name}"] = value
+    return found
