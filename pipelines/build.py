@@ -449,6 +449,14 @@ def _stage_reports(reports: Path, staging: Path) -> None:
 # The printer of the build running in this process: the progress logger of every run
 # prints through it (`_definitions` is made once a process, not once a build).
 _EMIT: ContextVar[Printer] = ContextVar("classement_build_emit", default=print)
+# The warehouse resource of the run being executed in this process (`_execute` sets it): every
+# run's resource is this object itself, not one built again from run config at each run.
+_RESOURCE: ContextVar[Any] = ContextVar("classement_build_resource")
+
+
+def _current_resource(_init_context: dg.InitResourceContext) -> Any:
+    """The warehouse resource of the run (`_RESOURCE`)."""
+    return _RESOURCE.get()
 
 
 def _progress(_init_context: dg.InitLoggerContext) -> logging.Logger:
@@ -470,17 +478,14 @@ def _definitions() -> dg.Definitions:
         assets=project_defs.assets,
         asset_checks=project_defs.asset_checks,
         jobs=project_defs.jobs,
-        resources={"warehouse": WarehouseResource.configure_at_launch()},
+        resources={"warehouse": dg.ResourceDefinition(resource_fn=_current_resource)},
         loggers={"progress": dg.logger(_progress)},
     )
 
 
-def _run_config(resource: WarehouseResource) -> dict[str, Any]:
-    """A run's config: the build's warehouse resource, the progress logger."""
-    return {
-        "resources": {"warehouse": {"config": resource.model_dump()}},
-        "loggers": {"progress": {}},
-    }
+def _run_config() -> dict[str, Any]:
+    """A run's config: the progress logger (the warehouse resource is `_RESOURCE`'s)."""
+    return {"loggers": {"progress": {}}}
 
 
 @cache
@@ -590,16 +595,20 @@ def _execute(
     )
 
     wrapped = _in_memory_job(name, without)
-    run_config = _run_config(resource)
+    run_config = _run_config()
     tags = merge_run_tags(wrapped.get_definition(), partition_key, None, None, instance, run_config)
-    return core_execute_in_process(
-        run_config=run_config,
-        job=wrapped,
-        instance=instance,
-        output_capturing_enabled=True,
-        raise_on_error=True,
-        run_tags=tags,
-    )
+    token = _RESOURCE.set(resource)
+    try:
+        return core_execute_in_process(
+            run_config=run_config,
+            job=wrapped,
+            instance=instance,
+            output_capturing_enabled=True,
+            raise_on_error=True,
+            run_tags=tags,
+        )
+    finally:
+        _RESOURCE.reset(token)
 
 
 def _add_steps(result: dg.ExecuteInProcessResult, timings: dict[str, float]) -> None:
