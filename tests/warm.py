@@ -24,10 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import numba
+import numpy as np
 import polars as pl
 
 import transforms
 from pipelines.reference.series import load_series_params, load_series_quotas
+from transforms import series_provisional
 from transforms.series import duplicate_event_scores
 from transforms.series_provisional import provisional_changes
 
@@ -35,7 +37,15 @@ REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 
 
 def warm_compiled() -> None:
-    """Every compiled loop of `transforms/` called once (compiled, or loaded from the cache)."""
+    """Every compiled loop of `transforms/` called once (compiled, or loaded from the cache)
+    for each signature a build may give it. `_provisional_steps` has two: the criteria
+    matrix Polars hands over (`_criteria_matrix`) is a read-only zero-copy view or a
+    writable copy depending on where Polars happened to put the columns in memory (seen
+    both ways on the same tiny season), and Numba compiles one version for each: the
+    warm-up passes it both ways."""
+    params = load_series_params(REFERENCE)
+    quotas = load_series_quotas(REFERENCE)
+    new = pl.DataFrame({"player_id": ["n"], "federation": ["FRA"]})
     results = pl.DataFrame(
         {
             "tournament_id": ["E1", "E1", "E2", "E2"],
@@ -58,10 +68,20 @@ def warm_compiled() -> None:
             "end_date": [dt.date(2023, 11, 1), dt.date(2023, 10, 1)],
         }
     )
-    new = pl.DataFrame({"player_id": ["n"], "federation": ["FRA"]})
     scores = duplicate_event_scores(results, events)
-    params = load_series_params(REFERENCE)
-    provisional_changes(scores, events, load_series_quotas(REFERENCE), params, new)
+    matrix = series_provisional._criteria_matrix
+    for writable in (True, False):
+
+        def criteria(frame: pl.DataFrame, writable: bool = writable) -> np.ndarray:
+            values = np.array(matrix(frame), order="C", copy=True)
+            values.setflags(write=writable)
+            return values
+
+        series_provisional._criteria_matrix = criteria
+        try:
+            provisional_changes(scores, events, quotas, params, new)
+        finally:
+            series_provisional._criteria_matrix = matrix
 
 
 def compiled_functions() -> dict[str, Any]:
