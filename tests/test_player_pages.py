@@ -251,11 +251,11 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
     sample_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The pages written by two worker processes (spawned, each given a chunk's rows cut
-    down to its players) are the bytes the build wrote in one process. A full build hands
-    its pages to the workers from `PARALLEL_FROM` pages to render; here from none, the
-    sample's 120 largest pages missing from a copy of the built folder (the others
-    unchanged: not rendered again), by chunks of 40 (three chunks, the two workers each
-    given one before the last is sent)."""
+    down to its players) are the bytes the build wrote in one process. A chunk of players
+    goes to the workers from `PARALLEL_FROM` pages to render; here from one, the sample's
+    120 largest pages missing from a copy of the built folder (the others unchanged: not
+    rendered again), the players taken by chunks of 40 (read from the warehouse chunk by
+    chunk, the progress counted in players)."""
     from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
 
@@ -265,7 +265,7 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
     for page in largest:
         (tmp_path / "joueurs" / page.name).unlink()
     monkeypatch.setattr(player_pages, "CHUNK", 40)
-    monkeypatch.setattr(player_pages, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(player_pages, "PARALLEL_FROM", 1)
     progress: list[tuple[int, int]] = []
     written = player_pages.write_player_pages(
         ReportData.open(sample_site / "w.duckdb"),
@@ -273,7 +273,9 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
         lambda done, total: progress.append((done, total)),
         workers=2,
     )
-    assert written.rendered == 120 and progress == [(40, 120), (80, 120), (120, 120)]
+    players = len(list(built.glob("*.html")))
+    chunks = [(min(done, players), players) for done in range(40, players + 40, 40)]
+    assert written.rendered == 120 and progress == chunks
     expected = {p.relative_to(built): p.read_bytes() for p in built.rglob("*") if p.is_file()}
     got = {
         p.relative_to(tmp_path / "joueurs"): p.read_bytes()

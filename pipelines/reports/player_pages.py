@@ -43,7 +43,8 @@ import json
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from multiprocessing.pool import AsyncResult
@@ -114,6 +115,7 @@ from pipelines.reports.player_seasons import (
 )
 from pipelines.reports.section import PLOT_CONFIG, Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
+from pipelines.warehouse import Warehouse
 from transforms.calendar import next_season
 from transforms.series import event_coefficients
 from transforms.series_labels import SERIES_ORDER, series_level, series_level_of
@@ -162,7 +164,24 @@ def _event_weights(data: ReportData) -> dict[str, tuple[str, dt.date | None, flo
     }
 
 
-def _load(data: ReportData) -> _PlayerData:
+@dataclass(frozen=True)
+class _Shared:
+    """What every chunk of players reads whole: the players with a page (in directory
+    order), their names, the events, the series' divisor, the federations' names, the
+    rejected exports, the seasons' ends and the reported seasons. The same for every
+    chunk: the digest of a page never depends on the chunk that builds it."""
+
+    players: pl.DataFrame
+    names: Mapping[str, str]
+    events: Mapping[str, tuple[str, dt.date | None, float]]
+    divisor: float
+    federations: Mapping[str, str | None]
+    rejected: tuple[Rejected, ...]
+    season_end: Callable[[str], dt.date]
+    reported: tuple[str, ...]
+
+
+def _shared(data: ReportData) -> _Shared:
     players = data.player_names()
     written = players["federation"].drop_nulls().unique().sort().to_list()
     # a player with no name anywhere (a rating list that names nobody) gets no page
@@ -172,6 +191,89 @@ def _load(data: ReportData) -> _PlayerData:
         ),
         on="player_id",
     )
+    return _Shared(
+        players=paged,
+        names=data.names(),
+        events=_event_weights(data),
+        divisor=float(data.params.series.minimum_divisor),
+        federations={w: data.federation_label(w) for w in written},
+        rejected=tuple(data.rejected_exports()),
+        season_end=data.calendar.end,
+        reported=tuple(data.seasons()),
+    )
+
+
+# The tables read for a chunk's players only (`_PlayersData`): the long ones, each row a
+# player's. The others (tournaments, players, the circuits' and Mort Subite's small
+# tables, whose blocks count a round's participants or find a year's latest ranking over
+# every player) are read whole, once.
+PLAYER_TABLES = frozenset(
+    {
+        "results",
+        "cote_history",
+        "elo_history",
+        "duplicate_event_scores",
+        "series_classification",
+        "series_movements",
+        "cote_ranking",
+        "elo_ranking",
+        "rating_lists",
+        "series_standings",
+        "series_comparison",
+        "national_classification",
+    }
+)
+
+
+@dataclass(frozen=True)
+class _Reader(Warehouse):
+    """The warehouse read through one open connection (the build's own when it holds the
+    file): a chunk's dozen reads do not open the file each."""
+
+    connection: Any = None
+
+    @contextmanager
+    def connect(self, *, read_only: bool = False) -> Iterator[Any]:
+        yield self.connection
+
+
+class _PlayersData(ReportData):
+    """`whole` with its long tables (`PLAYER_TABLES`) holding the rows of `players` only,
+    read so from the warehouse (in the table's order, as a whole read gives them: each
+    player's rows are those of the whole table, in the same order); every other table,
+    the events and the names are `whole`'s."""
+
+    def __init__(self, whole: ReportData, reader: Warehouse, players: Sequence[str]) -> None:
+        super().__init__(reader, whole.params)
+        self._whole = whole
+        self._players = sorted(set(players))
+
+    def table(self, name: str) -> pl.DataFrame:
+        if name not in PLAYER_TABLES:
+            return self._whole.table(name)
+        if name not in self._cache:
+            self._cache[name] = self._read(
+                name,
+                f'SELECT * FROM "{name}" WHERE player_id IN '
+                "(SELECT unnest(?::VARCHAR[])) ORDER BY rowid",
+                [self._players],
+            )
+        return self._cache[name]
+
+    def tournaments(self, season: str | None = None) -> pl.DataFrame:
+        return self._whole.tournaments(season)
+
+    def names(self) -> dict[str, str]:
+        return self._whole.names()
+
+
+def _load(data: ReportData, shared: _Shared | None = None) -> _PlayerData:
+    """The pages' data of the players of `data` (`_PlayersData`: a chunk's), with what
+    every chunk shares (`_Shared`, read from `data` when not given)."""
+    common = shared if shared is not None else _shared(data)
+    paged = common.players
+    if isinstance(data, _PlayersData):
+        paged = paged.filter(pl.col("player_id").is_in(pl.Series(data._players).implode()))
     history = UNSHOWN["history"]
 
     def split(name: str) -> PlayerRows:
@@ -180,7 +282,7 @@ def _load(data: ReportData) -> _PlayerData:
     return _PlayerData(
         players=paged,
         player_rows=by_player(paged),
-        names=data.names(),
+        names=common.names,
         cote=by_player(data.cote_history(), history),
         elo=by_player(data.elo_history(), history),
         results=by_player(data.player_results(), history),
@@ -190,17 +292,20 @@ def _load(data: ReportData) -> _PlayerData:
         cote_ranking=split("cote_ranking"),
         elo_ranking=split("elo_ranking"),
         blocks=tuple((block, block.load(data)) for block in discover_blocks()),
-        listed=by_player(data.table("rating_lists").sort("as_of", "player_id")),
+        listed=by_player(
+            data.table("rating_lists").sort("as_of", "player_id", maintain_order=True)
+        ),
         standings=by_player(data.table("series_standings")),
         published=by_player(
-            data.table("series_comparison").sort("as_of"), UNSHOWN["series_comparison"]
+            data.table("series_comparison").sort("as_of", maintain_order=True),
+            UNSHOWN["series_comparison"],
         ),
-        events=_event_weights(data),
-        divisor=float(data.params.series.minimum_divisor),
-        federations={w: data.federation_label(w) for w in written},
-        rejected=tuple(data.rejected_exports()),
-        season_end=data.calendar.end,
-        reported=tuple(data.seasons()),
+        events=common.events,
+        divisor=common.divisor,
+        federations=common.federations,
+        rejected=common.rejected,
+        season_end=common.season_end,
+        reported=common.reported,
     )
 
 
@@ -845,9 +950,10 @@ class _Chunk:
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
 WORKERS = 2  # processes rendering and writing the pages of a large build
-# pages to render from which the workers pay for their start (a fresh interpreter each,
-# importing this module: about a second of CPU): a new tournament renders a few hundred
-PARALLEL_FROM = 2 * CHUNK
+# pages of a chunk to render from which they go to the workers, started then (a fresh
+# interpreter each, importing this module: about a second of CPU): a new tournament
+# renders a few hundred pages in all, a few dozen per chunk
+PARALLEL_FROM = CHUNK // 2
 
 
 def _tournament_cells(d: _PlayerData) -> tuple[_Cell, ...]:
@@ -1213,41 +1319,50 @@ def write_player_pages(
     workers: int = WORKERS,
 ) -> PagesWritten:
     """Write `joueurs/<licence>.html` for every player whose page changed (`page_digests`)
-    or is missing; remove pages of players gone. `progress(done, total)` is called as
-    pages are rendered. With `workers` > 1 and at least `PARALLEL_FROM` pages to render,
-    the pages are rendered and written by that many worker processes (`_render_in_workers`),
-    the same bytes."""
-    d = _load(data)
+    or is missing; remove pages of players gone. The players are taken by chunks of
+    `CHUNK` (by licence): a chunk's rows are read from the warehouse (`_PlayersData`), its
+    pages' digests computed, the changed ones rendered, then the next. `progress(done,
+    total)` is called as chunks are done (players). With `workers` > 1, a chunk of at least
+    `PARALLEL_FROM` pages to render is rendered and written by that many worker processes
+    (`_Pool`), the same bytes."""
+    common = _shared(data)
     folder = reports / PLAYERS_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    digests = page_digests(d, code_digest(data.params))
+    code = code_digest(data.params)
     known = _read_digests(folder / DIGESTS_FILE)
-    names = {pid: player_filename(pid) for pid in digests}
+    ids = sorted(common.players["player_id"].to_list())
+    names = {pid: player_filename(pid) for pid in ids}
     # the folder listed once (not a file system call per page): the pages there before
     present = {
         entry.name
         for entry in os.scandir(folder)
         if entry.name.endswith(".html") and entry.is_file()
     }
-    todo = [
-        pid
-        for pid, digest in digests.items()
-        if known.get(names[pid]) != digest or names[pid] not in present
-    ]
-    if workers > 1 and len(todo) >= PARALLEL_FROM:
-        _render_in_workers(d, todo, [folder / names[pid] for pid in todo], workers, progress)
-    else:
-        done = 0
-        for start in range(0, len(todo), CHUNK):
-            group = todo[start : start + CHUNK]
-            chunk = _chunk(d, pl.Series(group, dtype=pl.String))
-            for split in _fetched(d):
-                split.prefetch(group)
-            for pid in group:
-                _write_page(folder / names[pid], render_player(pid, d, chunk))
-                done += 1
-                if progress is not None:
-                    progress(done, len(todo))
+    digests: dict[str, str] = {}
+    rendered = 0
+    warehouse = data._warehouse
+    with warehouse.connect(read_only=True) as connection, _Pool(workers) as pool:
+        reader = _Reader(warehouse.path, connection)
+        for start in range(0, len(ids), CHUNK):
+            group = ids[start : start + CHUNK]
+            d = _load(_PlayersData(data, reader, group), common)
+            found = page_digests(d, code)
+            digests.update(found)
+            todo = [
+                pid
+                for pid in group
+                if known.get(names[pid]) != found[pid] or names[pid] not in present
+            ]
+            rendered += len(todo)
+            paths = [folder / names[pid] for pid in todo]
+            if todo and workers > 1 and len(todo) >= PARALLEL_FROM:
+                pool.render(d, todo, paths)
+            elif todo:
+                _render_group(d, todo, paths)
+            pool.reap(wait=False)
+            if progress is not None:
+                progress(start + len(group), len(ids))
+        pool.reap(wait=True)
     written = set(names.values())
     for stale in sorted(present - written):  # rendering only wrote pages of `written`
         (folder / stale).unlink()
@@ -1263,7 +1378,16 @@ def write_player_pages(
         folder / DIGESTS_FILE,
         json.dumps({names[p]: digests[p] for p in sorted(digests)}, indent=0, sort_keys=True),
     )
-    return PagesWritten(total=len(written), rendered=len(todo), shared_files=shared_files)
+    return PagesWritten(total=len(written), rendered=rendered, shared_files=shared_files)
+
+
+def _render_group(d: _PlayerData, group: list[str], paths: Sequence[Path]) -> None:
+    """Build the long tables of `group`'s players, render and write their pages."""
+    chunk = _chunk(d, pl.Series(group, dtype=pl.String))
+    for split in _fetched(d):
+        split.prefetch(group)
+    for pid, path in zip(group, paths, strict=True):
+        _write_page(path, render_player(pid, d, chunk))
 
 
 @dataclass(frozen=True)
@@ -1341,47 +1465,53 @@ def _render_chunk(task: _Task) -> int:
     """In a worker: build the long tables of a chunk's players, render and write their
     pages."""
     d, group, paths = task
-    chunk = _chunk(d, pl.Series(group, dtype=pl.String))
-    for split in _fetched(d):
-        split.prefetch(group)
-    for pid, path in zip(group, paths, strict=True):
-        _write_page(Path(path), render_player(pid, d, chunk))
+    _render_group(d, group, [Path(p) for p in paths])
     return len(group)
 
 
-def _render_in_workers(
-    d: _PlayerData,
-    todo: list[str],
-    paths: list[Path],
-    workers: int,
-    progress: Callable[[int, int], None] | None,
-) -> None:
-    """Render and write the pages of `todo` by chunks in `workers` processes. The build
-    process holds DuckDB's and Polars' thread pools: the workers are started fresh
-    ("spawn"), never forked. This process cuts every table down to a chunk's players; a
-    worker gets that (pickled), builds the chunk's long tables, renders and writes. At
-    most `workers` + 1 chunks are in flight: the memory held is a few chunks', not the
-    site's."""
-    context = multiprocessing.get_context("spawn")
-    done = 0
-    with context.Pool(workers, initializer=start_worker) as pool:
-        pending: deque[AsyncResult[int]] = deque()
-        for start in range(0, len(todo), CHUNK):
-            group = todo[start : start + CHUNK]
-            players = pl.Series(group, dtype=pl.String)
-            part = _part(d, group, players)
-            task: _Task = (part, group, [str(p) for p in paths[start : start + CHUNK]])
-            pending.append(pool.apply_async(_render_chunk, (task,)))
-            while len(pending) > workers:
-                done += pending.popleft().get()
-                if progress is not None:
-                    progress(done, len(todo))
-        while pending:
-            done += pending.popleft().get()
-            if progress is not None:
-                progress(done, len(todo))
-        pool.close()
-        pool.join()
+class _Pool:
+    """The worker processes rendering and writing the pages of large chunks, started at
+    the first such chunk (a new tournament renders a few pages in this process and starts
+    none). The build process holds DuckDB's and Polars' thread pools: the workers are
+    started fresh ("spawn"), never forked. A worker gets a chunk's rows cut down to the
+    players it renders (`_part`, pickled); at most `workers` + 1 chunks are in flight:
+    the memory held is a few chunks', not the site's."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Any = None
+        self._pending: deque[AsyncResult[int]] = deque()
+
+    def __enter__(self) -> _Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            if exc[0] is None:
+                self._pool.close()
+            else:
+                self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def render(self, d: _PlayerData, todo: list[str], paths: Sequence[Path]) -> None:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = context.Pool(self.workers, initializer=start_worker)
+        task: _Task = (
+            _part(d, todo, pl.Series(todo, dtype=pl.String)),
+            todo,
+            [str(p) for p in paths],
+        )
+        self._pending.append(self._pool.apply_async(_render_chunk, (task,)))
+        while len(self._pending) > self.workers:
+            self._pending.popleft().get()
+
+    def reap(self, *, wait: bool) -> None:
+        """Collect the chunks the workers finished (all of them when `wait`): a worker's
+        error is raised here."""
+        while self._pending and (wait or self._pending[0].ready()):
+            self._pending.popleft().get()
 
 
 def _read_digests(path: Path) -> dict[str, str]:
