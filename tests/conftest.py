@@ -76,14 +76,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """A run on several workers: the controller compiles Numba's loops once (or finds them
-    in the cache) before the workers start, so that neither they nor the `classement`
-    commands they run compile them again (`tests/warm.py`: ~70 s of a fresh clone's run)."""
+    """A run on several workers: before the workers start, the controller compiles Numba's
+    loops (`tests/warm.py`: ~70 s of a fresh clone's run), the project's modules and the
+    rewritten test modules once, so that neither the workers nor the commands they run
+    compile them again (`tests/prepare.py`)."""
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         return
-    from tests.warm import warm_compiled
+    from tests.prepare import prepare
 
-    warm_compiled()
+    prepare(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

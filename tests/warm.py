@@ -95,3 +95,7 @@ def compiled_functions() -> dict[str, Any]:
             ):
                 found[f"{info.name}.{name}"] = value
     return found
+
+
+if __name__ == "__main__":  # tests/prepare.py: `python -m tests.warm`
+    warm_compiled()
