@@ -52,6 +52,9 @@ class IngestResult:
     tables: dict[str, pl.DataFrame]
     log: pl.DataFrame
     rejected: dict[str, str] = field(default_factory=dict)  # path -> message
+    decided: Decided | None = None  # what the checks across files decided (`assemble`)
+    added: Added | None = None  # the files checked alone, when the others kept their decisions
+    partitions: dict[str, pl.DataFrame] = field(default_factory=dict)  # `fingerprints`
 
     @property
     def ingested(self) -> int:
@@ -205,6 +208,30 @@ def stage_files(
     typed_chunks: dict[str, list[pl.DataFrame]] = {k.name: [] for k in _kinds()}
     error_chunks: list[pl.DataFrame] = []
     paths: list[str] = []  # the files read, in order
+    checked_chunks: dict[str, list[pl.DataFrame]] = {k.name: [] for k in _kinds()}
+    checked: set[str] = set()  # the files of `paths` whose rows are in `checked_chunks`
+
+    def check() -> None:
+        """Run the checks of one file at a time (`_typed_and_checked`) on the rows typed
+        since the last call, whole files only (after a flush, after a large file), and let
+        the typed rows go: the checks' own frames hold one chunk of files, never every
+        file's rows at once (s20: 1,8 GiB at once). The checks group by file: run by chunk
+        of files they find the same errors, the same notes, the same rows."""
+        pending = [path for path in paths if path not in checked]
+        typed = {
+            k.name: pl.concat(typed_chunks[k.name]) if typed_chunks[k.name] else _empty_typed(k)
+            for k in _kinds()
+        }
+        type_errors = pl.concat([empty_errors(), *error_chunks])
+        for chunks in typed_chunks.values():
+            chunks.clear()
+        error_chunks.clear()
+        checked.update(pending)
+        if not pending:
+            return
+        for name, frame in _checked_alone(typed, type_errors, records, categories, pending).items():
+            if frame.height:
+                checked_chunks[name].append(frame)
 
     def flush() -> None:
         """Stack the files read since the last flush into one frame per kind, typed (the
@@ -365,9 +392,11 @@ def stage_files(
                     )
                     if any(t.more is not None for t in tables.values()):
                         flush()  # the files before it first, in order
+                        check()
                         rows_read = 0
                         if stream_file(path, tables, sha256(data)):
                             paths.append(path)
+                        check()
                     else:
                         parsed[path] = tables
                         paths.append(path)
@@ -376,16 +405,37 @@ def stage_files(
         del data
         if rows_read >= _CHUNK_ROWS:
             flush()
+            check()
             rows_read = 0
     flush()
-    typed = {
-        k.name: pl.concat(typed_chunks[k.name]) if typed_chunks[k.name] else _empty_typed(k)
+    check()
+    frames = {
+        k.name: pl.concat(checked_chunks[k.name]) if checked_chunks[k.name] else _empty_typed(k)
         for k in _kinds()
     }
-    typed_chunks.clear()
-    type_errors = pl.concat([empty_errors(), *error_chunks])
+    checked_chunks.clear()
+    for key, record in records.items():
+        if key in refused:
+            record.dated = export_mark(key, files.get(key))
+    return Staged(frames, records)
+
+
+def _empty_typed(kind: Kind) -> pl.DataFrame:
+    return validate.type_frame(_stack([], kind.columns), kind)[0]
+
+
+def _checked_alone(
+    typed: Mapping[str, pl.DataFrame],
+    type_errors: pl.DataFrame,
+    records: dict[str, FileRecord],
+    categories: frozenset[str],
+    paths: list[str],
+) -> dict[str, pl.DataFrame]:
+    """`_typed_and_checked` of the rows of `paths` (whole files); when the checks of the
+    files at once fail on an unforeseen value, each file is checked alone to find and
+    reject the ones that fail."""
     try:
-        frames = _typed_and_checked(typed, type_errors, records, categories)
+        return _typed_and_checked(typed, type_errors, records, categories)
     except Exception:  # isolate the file(s) the checks cannot handle
         frames_parts = []
         for path in paths:
@@ -397,20 +447,12 @@ def stage_files(
                 frames_parts.append(_typed_and_checked(alone, own_errors, records, categories))
             except Exception as err:
                 records[path].rejected = _unexpected(path, err)
-        frames = {
+        return {
             k.name: pl.concat([part[k.name] for part in frames_parts])
             if frames_parts
             else _empty_typed(k)
             for k in _kinds()
         }
-    for key, record in records.items():
-        if key in refused:
-            record.dated = export_mark(key, files.get(key))
-    return Staged(frames, records)
-
-
-def _empty_typed(kind: Kind) -> pl.DataFrame:
-    return validate.type_frame(_stack([], kind.columns), kind)[0]
 
 
 def _typed_and_checked(
@@ -443,7 +485,104 @@ def _typed_and_checked(
     return frames
 
 
-def assemble(staged: Staged, params: Parameters, *, as_of: dt.date | None = None) -> IngestResult:
+def _identity(record: FileRecord) -> list[object]:
+    """What the checks across files know of a file besides its rows (`Decided.files`)."""
+    return [record.sha256, record.kinds, record.rows, record.rejected]
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What the checks across files decided in a build, kept for the next one (`assemble`'s
+    `previous`; JSON in the ingest cache): the build's reference date, each file as the
+    checks saw it (`_identity`), the files the checks across files rejected (path →
+    message) and the partitions' fingerprints (`season`, `year` → [[key, fingerprint]])."""
+
+    as_of: str
+    files: dict[str, list[object]]
+    across: dict[str, str]
+    fingerprints: dict[str, list[list[str]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Added:
+    """The files a build adds to the last one's when they provably touch no other file's
+    checks (`_independent`): their paths, and the earliest end date of their tournaments
+    (the partitions before it are those of the last build; None: not known)."""
+
+    paths: frozenset[str]
+    since: dt.date | None
+
+
+def _independent(staged: Staged, previous: Decided, as_of: dt.date) -> Added | None:
+    """The files added since `previous` when the checks across files of the old files
+    cannot have changed, else None (every file is checked again). The caller vouches
+    that each old file's rows are those `previous` checked (read from the cache, not
+    again). Sufficient conditions, each cheap to verify:
+
+    - the same reference date, every old file still there with the same record;
+    - the new files hold results and games rows only (no rating list, no family's kind),
+      every row with its tournament, none naming a circuit;
+    - their tournaments appear in no old file: neither in its results or games, nor in
+      any text column of a family's kind (a host tournament, a calendar's edition, a
+      match, a game sheet).
+
+    The checks across files link files by tournament (one file per tournament; games
+    against the results that load), by (player, date) of a rating list, and by the
+    families' rows, which read results through their tournament or their circuit only.
+    Under these conditions an old file shares nothing with a new one: its decision is the
+    last build's, and a new file's is the checks' on the new files alone."""
+    if previous.as_of != as_of.isoformat():
+        return None
+    records = staged.records
+    for path, known in previous.files.items():
+        record = records.get(path)
+        if record is None or _identity(record) != known:
+            return None
+    added = sorted(set(records) - set(previous.files))
+    if not added:
+        return Added(frozenset(), None)
+    base = ("results", "games")
+    for name, frame in staged.frames.items():
+        if name not in base and frame.height and frame["_file"].is_in(added).any():
+            return None
+    new_rows = {name: staged.frames[name].filter(pl.col("_file").is_in(added)) for name in base}
+    ids = pl.concat([new_rows[name].select("tournament_id") for name in base])
+    if ids["tournament_id"].null_count():
+        return None
+    if (
+        "circuit" in new_rows["results"].columns
+        and new_rows["results"]["circuit"].is_not_null().any()
+    ):
+        return None
+    tournaments = ids["tournament_id"].unique()
+    for name, frame in staged.frames.items():
+        old = frame.filter(~pl.col("_file").is_in(added))
+        columns = (
+            ["tournament_id"]
+            if name in base
+            else [c for c, dtype in old.schema.items() if dtype == pl.String]
+        )
+        if old.select(
+            pl.any_horizontal(pl.col(c).is_in(tournaments.implode()) for c in columns).any()
+        ).item():
+            return None
+    ends = (
+        new_rows["results"]
+        .group_by("tournament_id")
+        .agg(pl.col("end_date").drop_nulls().first())
+        .get_column("end_date")
+    )
+    since = None if ends.null_count() or ends.is_empty() else ends.min()
+    return Added(frozenset(added), since)  # type: ignore[arg-type]
+
+
+def assemble(
+    staged: Staged,
+    params: Parameters,
+    *,
+    as_of: dt.date | None = None,
+    previous: Decided | None = None,
+) -> IngestResult:
     """The checks across files, then the warehouse's base tables and the ingest log.
 
     The checks that depend on the build run here, on every build (never cached with a
@@ -452,16 +591,59 @@ def assemble(staged: Staged, params: Parameters, *, as_of: dt.date | None = None
     (player, date) of a rating list too; games
     (and the rows of the families' kinds) are checked against the files that load: a file
     rejected for its games takes its own results with it, which may in turn reject games
-    of other files, so the checks repeat until no new file is rejected."""
+    of other files, so the checks repeat until no new file is rejected.
+
+    `previous`: what the last build decided (`Decided`), its files' rows being the same
+    ones here: when the files added since provably touch no old file (`_independent`),
+    the checks across files run on the new files alone and the old files keep their
+    decisions; otherwise (a file changed or removed, a shared tournament…) on every file."""
+    today = as_of or dt.date.today()
     records = staged.records
     rejected = {k: r.rejected for k, r in records.items() if r.rejected is not None}
-    bad = set(rejected)
+    added = _independent(staged, previous, today) if previous is not None else None
+    if added is not None and previous is not None:
+        subset = Staged(
+            {
+                k: f.filter(pl.col("_file").is_in(sorted(added.paths)))
+                for k, f in staged.frames.items()
+            },
+            {k: records[k] for k in added.paths},
+        )
+        across = {**previous.across, **_across(subset, params, today)}
+    else:
+        across = _across(staged, params, today)
+    for path, message in sorted(across.items()):
+        rejected.setdefault(path, message)
+
+    frames = staged.frames
+    kept = {k: _without(f, set(rejected)) for k, f in frames.items()}
+    calendar = params.calendar
+    tables = _assemble(kept["results"], kept["games"], kept["rating_list"], calendar)
+    tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
+    for plugin in plugins():
+        tables[plugin.table] = plugin.rows(kept[plugin.kind.name])
+    log = _log(records, rejected, tables["tournaments"], calendar)
+    decided = Decided(
+        today.isoformat(),
+        {k: _identity(r) for k, r in sorted(records.items())},
+        {k: m for k, m in sorted(across.items()) if records[k].rejected is None},
+        # the last build's, taken up by `fingerprints` when the old files kept theirs
+        dict(previous.fingerprints) if added is not None and previous is not None else {},
+    )
+    return IngestResult(tables=tables, log=log, rejected=rejected, decided=decided, added=added)
+
+
+def _across(staged: Staged, params: Parameters, as_of: dt.date) -> dict[str, str]:
+    """The files the checks across files reject (path → message), each file rejected by
+    itself (its record's `rejected`) left out of them."""
+    records = staged.records
+    bad = {k for k, r in records.items() if r.rejected is not None}
     frames = {k: _without(f, bad) for k, f in staged.frames.items()}
     owners = [
         validate.tournament_owner_errors(frames["results"], RESULTS.label),
         validate.tournament_owner_errors(frames["games"], GAMES.label),
         validate.rating_owner_errors(frames["rating_list"]),
-        bounds.late_date_errors(frames, {k.name: k for k in _kinds()}, as_of or dt.date.today()),
+        bounds.late_date_errors(frames, {k.name: k for k in _kinds()}, as_of),
         bounds.cote_errors(frames["rating_list"], params.cote_bounds),
     ]
     found_errors = [validate.first_error_per_file(owners)]
@@ -480,17 +662,10 @@ def assemble(staged: Staged, params: Parameters, *, as_of: dt.date | None = None
             break
         found_errors += found
         bad |= newly
+    across: dict[str, str] = {}
     for row in validate.first_error_per_file(found_errors).iter_rows(named=True):
-        rejected.setdefault(row["_file"], _message(row, records[row["_file"]].headers))
-
-    kept = {k: _without(f, set(rejected)) for k, f in frames.items()}
-    calendar = params.calendar
-    tables = _assemble(kept["results"], kept["games"], kept["rating_list"], calendar)
-    tables["published_series"] = _published(kept["published_series"], kept["rating_list"])
-    for plugin in plugins():
-        tables[plugin.table] = plugin.rows(kept[plugin.kind.name])
-    log = _log(records, rejected, tables["tournaments"], calendar)
-    return IngestResult(tables=tables, log=log, rejected=rejected)
+        across.setdefault(row["_file"], _message(row, records[row["_file"]].headers))
+    return across
 
 
 def _without(frame: pl.DataFrame, files: set[str]) -> pl.DataFrame:
@@ -567,20 +742,8 @@ def _assemble(
         .select(TOURNAMENTS.column_names)
     )
     order = tournaments.select("tournament_id", pl.int_range(pl.len()).alias("_order"))
-    # the table's own columns only are joined and sorted (a copy of those, not of every
-    # column read)
-    results_out = (
-        results.select(RESULTS_TABLE.column_names)
-        .join(order, on="tournament_id")
-        .sort(["_order", "rank", "player_id"])
-        .select(RESULTS_TABLE.column_names)
-    )
-    games_out = (
-        games.select(GAMES_TABLE.column_names)
-        .join(order, on="tournament_id")
-        .sort(["_order", "round", "player_id"])
-        .select(GAMES_TABLE.column_names)
-    )
+    results_out = _in_order(results, order, ["rank", "player_id"], RESULTS_TABLE.column_names)
+    games_out = _in_order(games, order, ["round", "player_id"], GAMES_TABLE.column_names)
     ratings_out = ratings.sort(["as_of", "player_id", "_file"]).select(
         *RATING_LIST.columns, pl.col("_file").alias("source_file")
     )
@@ -592,6 +755,24 @@ def _assemble(
         "rating_lists": RATING_LISTS.check(ratings_out),
         "players": PLAYERS.check(players),
     }
+
+
+def _in_order(
+    frame: pl.DataFrame, order: pl.DataFrame, by: list[str], columns: list[str]
+) -> pl.DataFrame:
+    """The table's `columns` of the rows of `frame` whose tournament is in `order`, sorted
+    by their tournament's `_order` then `by` (a key every accepted file makes unique: a
+    player once per tournament, a seat once per round). The order is found on the key
+    columns alone and the rows gathered once: one copy of the table's columns, not a
+    joined copy and a sorted one (s20: about 300 MiB of results at once)."""
+    index = (
+        frame.select("tournament_id", *by)
+        .with_row_index("_index")
+        .join(order, on="tournament_id")
+        .sort(["_order", *by])
+        .get_column("_index")
+    )
+    return frame.select(columns)[index]
 
 
 def _players(
@@ -662,6 +843,7 @@ def _fingerprints(
     key_of: Callable[[pl.Expr], pl.Expr],
     schema: pl.Schema,
     partition: str,
+    since: Since | None = None,
 ) -> pl.DataFrame:
     """A hash per partition (`key_of` maps a date column to the partition key) of every input
     its computations may read: its tournaments with their rows in every table keyed by
@@ -670,9 +852,19 @@ def _fingerprints(
     changes its fingerprint and every later one, never an earlier one. Rows dated before
     the first partition or not dated at all, and tables with neither tournament nor date,
     start the chain. Only the tables the partition's families read count
-    (`transforms.tables.inputs_of`): a circuit's calendar never rebuilds a season."""
+    (`transforms.tables.inputs_of`): a circuit's calendar never rebuilds a season.
+
+    `since`: the last build's fingerprints and the date from which the tables may differ
+    from its tables (`Added.since`): the partitions before it keep their fingerprints
+    (their rows and every earlier one are the same), the chain is taken up there."""
     tournaments = tables["tournaments"].with_columns(key_of(pl.col("end_date")).alias("_key"))
     keys = sorted(tournaments["_key"].drop_nulls().unique().to_list())
+    kept: list[list[str]] = []
+    if since is not None:
+        changed = tournaments.select(key_of(pl.lit(since.date)).alias("_key"))["_key"].item()
+        kept = [row for row in since.previous if row[0] < changed]
+        if not kept or [row[0] for row in kept] != [k for k in keys if k < changed]:
+            kept = []  # the first partition changed, or the partitions are not the same
     dated_by = _DATED_BY | {p.table: p.dated_by for p in plugins() if p.dated_by}
     dated_via = {p.table: p.dated_via for p in plugins() if p.dated_via}
     keyed: dict[str, pl.DataFrame] = {}
@@ -683,9 +875,14 @@ def _fingerprints(
         if name == "tournaments":
             keyed[name] = tournaments
         elif "tournament_id" in frame.columns:
-            keyed[name] = frame.join(
-                tournaments.select("tournament_id", "_key"), on="tournament_id", how="left"
+            # the key found on the tournament column alone (not a joined copy of the rows)
+            keys_of = frame.select("tournament_id").join(
+                tournaments.select("tournament_id", "_key"),
+                on="tournament_id",
+                how="left",
+                maintain_order="left",
             )
+            keyed[name] = frame.with_columns(keys_of.get_column("_key"))
         elif name in dated_by:
             keyed[name] = frame.with_columns(
                 key_of(pl.col(dated_by[name]).cast(pl.Date)).alias("_key")
@@ -707,42 +904,92 @@ def _fingerprints(
         )
         keyed[name] = tables[name].join(partition_of, on=column, how="left")
     first = keys[0] if keys else ""
-    digest = hashlib.sha256()
-    for frame in undated:
-        digest.update(frame.write_csv().encode())
-    for frame in keyed.values():
-        digest.update(
-            frame.filter((pl.col("_key") < first) | pl.col("_key").is_null()).write_csv().encode()
-        )
-    chain = digest.hexdigest()
-    # each frame split once by partition (rows in their order), not filtered per partition
-    parts = [
-        (
-            frame.clear(),
-            frame.filter(pl.col("_key").is_not_null()).partition_by("_key", as_dict=True),
-        )
-        for frame in keyed.values()
-    ]
-    rows = []
-    for key in keys:
+    if kept:
+        chain = kept[-1][1]
+        start = keys[len(kept)] if len(keys) > len(kept) else None
+    else:
+        digest = hashlib.sha256()
+        for frame in undated:
+            digest.update(frame.write_csv().encode())
+        for frame in keyed.values():
+            digest.update(
+                frame.filter((pl.col("_key") < first) | pl.col("_key").is_null())
+                .write_csv()
+                .encode()
+            )
+        chain = digest.hexdigest()
+        start = first
+    rows: list[tuple[str, str]] = [(key, fingerprint) for key, fingerprint in kept]
+    if start is None:
+        return pl.DataFrame(rows, schema=schema, orient="row")
+    # each frame sorted once by partition (rows in their order within one: a stable sort),
+    # each partition a slice of it: one copy of the rows, not one filtered per partition
+    parts = [_by_key(frame.filter(pl.col("_key") >= start)) for frame in keyed.values()]
+    for key in keys[len(kept) :]:
         digest = hashlib.sha256(chain.encode())
-        for empty, by_key in parts:
-            digest.update(by_key.get((key,), empty).write_csv().encode())
+        for ordered, bounds_of in parts:
+            offset, length = bounds_of.get(key, (0, 0))
+            digest.update(ordered.slice(offset, length).write_csv().encode())
         chain = digest.hexdigest()
         rows.append((key, chain))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+def _by_key(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, tuple[int, int]]]:
+    """`frame` sorted by `_key` keeping each partition's rows in their order, and each
+    key's (offset, length) in it."""
+    ordered = frame.sort("_key", maintain_order=True)
+    runs = ordered.get_column("_key").rle()
+    offsets = 0
+    bounds_of: dict[str, tuple[int, int]] = {}
+    for length, key in runs.struct.unnest().iter_rows():
+        bounds_of[key] = (offsets, length)
+        offsets += length
+    return ordered, bounds_of
+
+
+@dataclass(frozen=True)
+class Since:
+    """The last build's fingerprints of a kind of partition, and the date from which the
+    tables may differ from its own (`_fingerprints`)."""
+
+    previous: list[list[str]]  # [key, fingerprint], in key order
+    date: dt.date
+
+
 def season_fingerprints(
-    tables: Mapping[str, pl.DataFrame], calendar: SeasonCalendar
+    tables: Mapping[str, pl.DataFrame], calendar: SeasonCalendar, since: Since | None = None
 ) -> pl.DataFrame:
     """`season, fingerprint` of every season holding a tournament (`_fingerprints`)."""
-    return _fingerprints(tables, calendar.season_expr, SEASON_FINGERPRINTS.schema, "season")
+    return _fingerprints(tables, calendar.season_expr, SEASON_FINGERPRINTS.schema, "season", since)
 
 
-def year_fingerprints(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+def year_fingerprints(
+    tables: Mapping[str, pl.DataFrame], since: Since | None = None
+) -> pl.DataFrame:
     """`year, fingerprint` of every calendar year holding a tournament (the regional
     circuits' partitions, `_fingerprints`)."""
     return _fingerprints(
-        tables, lambda date: date.dt.year().cast(pl.String), YEAR_FINGERPRINTS.schema, "year"
+        tables, lambda date: date.dt.year().cast(pl.String), YEAR_FINGERPRINTS.schema, "year", since
     )
+
+
+def fingerprints(result: IngestResult, calendar: SeasonCalendar) -> dict[str, pl.DataFrame]:
+    """The seasons' and years' fingerprints of an ingest (`season`, `year`), the last
+    build's taken up before the date the files added since touch (`IngestResult.added`),
+    and kept in `result.decided` for the next build."""
+    added, decided = result.added, result.decided
+    found: dict[str, pl.DataFrame] = {}
+    for name in ("season", "year"):
+        since = None
+        if added is not None and added.since is not None and decided is not None:
+            previous = decided.fingerprints.get(name)
+            if previous:
+                since = Since(previous, added.since)
+        if name == "season":
+            found[name] = season_fingerprints(result.tables, calendar, since)
+        else:
+            found[name] = year_fingerprints(result.tables, since)
+        if decided is not None:
+            decided.fingerprints[name] = [list(row) for row in found[name].rows()]
+    return found

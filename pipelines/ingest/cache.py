@@ -3,7 +3,9 @@ again (`ingest_folder`).
 
 A file is unchanged when its content hash is the one of the bytes the last build read
 (its record's `sha256`): its typed rows and its record (its own rejection message, its
-notes) then come from the cache, and only the checks across files run on every build. The
+notes) then come from the cache, and only the checks across files run on every build —
+on the new files alone when a build only adds files that provably touch no old one
+(`batch.assemble`, from what the last build decided: `decided.json`). The
 size, modification time and inode are only a shortcut that can never hide a change: a file
 whose stat differs is read again without being hashed first, and one whose stat is the
 same is hashed all the same (an export rewritten at the same size with its old date, by
@@ -25,7 +27,15 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.ingest.batch import FileRecord, IngestResult, Staged, assemble, stage_files
+from pipelines.ingest.batch import (
+    Decided,
+    FileRecord,
+    IngestResult,
+    Staged,
+    assemble,
+    fingerprints,
+    stage_files,
+)
 from pipelines.ingest.raw import COMPANION_SUFFIXES, listing_of, stated_hash
 from pipelines.progress import Progress
 from pipelines.reference.bundle import Parameters
@@ -88,6 +98,7 @@ def _save(
     read since, when `staged` is those parts' rows followed by theirs (`Staged.merge`):
     only the new rows are written, as one more part of each kind."""
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / _DECIDED).unlink(missing_ok=True)  # of the rows cached until now
     parts: Parts = {}
     if added is not None and max(map(len, added[0].values()), default=0) < _MAX_PARTS:
         parts = {kind: list(names) for kind, names in added[0].items()}
@@ -117,6 +128,36 @@ def _save(
     tmp = folder / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest), encoding="utf-8")
     os.replace(tmp, folder / "manifest.json")
+
+
+# What the last build's checks across files decided (`batch.Decided`), written once its
+# ingest is done: a build that dies before leaves none, and the next one checks every file.
+_DECIDED = "decided.json"
+
+
+def _load_decided(folder: Path, version: str) -> Decided | None:
+    try:
+        data = json.loads((folder / _DECIDED).read_text(encoding="utf-8"))
+        if data.get("version") != version:
+            return None
+        return Decided(
+            str(data["as_of"]),
+            {str(k): list(v) for k, v in dict(data["files"]).items()},
+            {str(k): str(v) for k, v in dict(data["across"]).items()},
+            {
+                str(k): [[str(a), str(b)] for a, b in v]
+                for k, v in dict(data["fingerprints"]).items()
+            },
+        )
+    except (OSError, ValueError, TypeError, KeyError):
+        return None  # as no cache: every file checked again
+
+
+def _save_decided(folder: Path, version: str, decided: Decided) -> None:
+    data = {"version": version, **vars(decided)}
+    tmp = folder / f"{_DECIDED}.tmp"
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, folder / _DECIDED)
 
 
 def ingest_folder(
@@ -168,10 +209,18 @@ def ingest_folder(
         if all(kept.frames.get(k) is f for k, f in cached[0].frames.items()):
             added = (cached[2], staged)  # every cached row kept: the new ones are a part
         staged = Staged.merge([kept, staged])
+    previous = None
     if cache_dir is not None:
+        previous = _load_decided(cache_dir, version) if cached is not None else None
+        if previous is not None and not fresh.keys().isdisjoint(previous.files):
+            previous = None  # an old file read again: its rows may not be those checked
         kept_stats = {k: v for k, v in stats.items() if k not in refused}
         _save(cache_dir, version, staged, kept_stats, added)
-    return assemble(staged, params, as_of=as_of)
+    result = assemble(staged, params, as_of=as_of, previous=previous)
+    result.partitions = fingerprints(result, params.calendar)
+    if cache_dir is not None and result.decided is not None:
+        _save_decided(cache_dir, version, result.decided)
+    return result
 
 
 class _Files(Mapping[str, bytes]):

@@ -6,7 +6,6 @@ import dagster as dg
 import polars as pl
 
 from pipelines.ingest.attribution import with_rejections
-from pipelines.ingest.batch import season_fingerprints, year_fingerprints
 from pipelines.ingest.cache import ingest_folder
 from pipelines.ingest.raw import quarantine
 from pipelines.partitions import season_partitions, year_partitions
@@ -54,7 +53,6 @@ def ingest(
     """Read every export of the raw folder, reject bad files whole (copied to the
     quarantine folder with the reason) and replace the base tables in one transaction."""
     params = warehouse.parameters
-    calendar = params.calendar
     result = ingest_folder(
         warehouse.raw,
         params=params,
@@ -68,10 +66,8 @@ def ingest(
 
     tables = {"ingest_log": result.log, **result.tables}
     # a season whose rejected exports change is built again (its report names them)
-    tables["season_fingerprints"] = with_rejections(
-        season_fingerprints(result.tables, calendar), result.log
-    )
-    tables["year_fingerprints"] = year_fingerprints(result.tables)
+    tables["season_fingerprints"] = with_rejections(result.partitions["season"], result.log)
+    tables["year_fingerprints"] = result.partitions["year"]
     warehouse.warehouse.replace_tables(tables)
 
     for partitions, name, column in (

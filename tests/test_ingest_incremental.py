@@ -1,0 +1,113 @@
+"""The checks across files, incremental (issue 25): a build that only adds files touching
+no old one checks the new files alone and takes up the last build's fingerprints before
+their dates; anything else (a tournament shared with an old file, a file changed or
+removed, another reference date) checks every file again. Either way the ingest equals
+a fresh ingest of the folder."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.ingest import cache
+from pipelines.ingest.batch import IngestResult, season_fingerprints, year_fingerprints
+from tests.support import PARAMETERS, PLAYERS, games_csv, ingested, results_csv
+
+AS_OF = dt.date(2025, 6, 30)
+
+
+def _ingest(raw: Path, folder: Path, as_of: dt.date = AS_OF) -> IngestResult:
+    """The ingest with its cache, checked against a fresh ingest of the same folder."""
+    result = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=folder, as_of=as_of)
+    fresh = ingested(raw)
+    assert result.tables.keys() == fresh.tables.keys()
+    for name, frame in fresh.tables.items():
+        assert result.tables[name].equals(frame), name
+    assert result.log.equals(fresh.log)
+    assert result.rejected == fresh.rejected
+    assert result.partitions["season"].equals(
+        season_fingerprints(fresh.tables, PARAMETERS.calendar)
+    )
+    assert result.partitions["year"].equals(year_fingerprints(fresh.tables))
+    return result
+
+
+def _status(result: IngestResult, path: str) -> str:
+    return result.log.filter(pl.col("path") == path)["status"].item()
+
+
+def test_an_added_tournament_is_checked_alone_and_the_earlier_seasons_kept(
+    raw: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "cache"
+    first = _ingest(raw, folder)
+    assert first.added is None  # no last build: every file checked
+    later = raw / "2024-2025"
+    later.mkdir()
+    (later / "D7.csv").write_text(
+        results_csv("D7", PLAYERS, date="2025-01-19", discipline="duplicate"), encoding="utf-8"
+    )
+    second = _ingest(raw, folder)
+    assert second.added is not None
+    assert second.added.paths == {"2024-2025/D7.csv"}
+    assert second.added.since == dt.date(2025, 1, 19)
+    # the season before it kept its fingerprint; the new season has one of its own
+    assert second.partitions["season"]["season"].to_list() == ["2023-2024", "2024-2025"]
+    assert second.partitions["season"].row(0) == first.partitions["season"].row(0)
+    # an added file with a problem of its own is rejected as in a fresh ingest
+    (later / "D8.csv").write_text(
+        results_csv("D8", [*PLAYERS, PLAYERS[0]], date="2025-02-02", discipline="duplicate"),
+        encoding="utf-8",
+    )
+    third = _ingest(raw, folder)
+    assert third.added is not None and third.added.paths == {"2024-2025/D8.csv"}
+    assert _status(third, "2024-2025/D8.csv") == "rejected"
+
+
+def test_an_added_file_re_decides_an_old_one(raw: Path, tmp_path: Path) -> None:
+    """Games of a tournament without results are refused; once its results arrive, the
+    old games file loads: the new file shares its tournament, every file is checked."""
+    folder = tmp_path / "cache"
+    season = raw / "2023-2024"
+    (season / "C9_games.csv").write_text(
+        games_csv("C9", [(1, "100", "101", 400, 380)]), encoding="utf-8"
+    )
+    first = _ingest(raw, folder)
+    assert _status(first, "2023-2024/C9_games.csv") == "rejected"
+    assert "C9 n'a pas de résultats" in first.rejected["2023-2024/C9_games.csv"]
+    (season / "C9.csv").write_text(results_csv("C9", PLAYERS), encoding="utf-8")
+    second = _ingest(raw, folder)
+    assert second.added is None  # a shared tournament: every file checked again
+    assert _status(second, "2023-2024/C9_games.csv") == "ingested"
+    # and a file earlier by name giving the same tournament takes it from the old one
+    (season / "A9.csv").write_text(results_csv("C9", PLAYERS), encoding="utf-8")
+    third = _ingest(raw, folder)
+    assert third.added is None
+    assert _status(third, "2023-2024/A9.csv") == "ingested"
+    assert _status(third, "2023-2024/C9.csv") == "rejected"
+
+
+def test_a_removed_file_or_another_date_checks_every_file(raw: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    season = raw / "2023-2024"
+    (season / "D7.csv").write_text(
+        results_csv("D7", PLAYERS, date="2024-03-10", discipline="duplicate"), encoding="utf-8"
+    )
+    _ingest(raw, folder)
+    (season / "D7.csv").unlink()
+    assert _ingest(raw, folder).added is None
+    (season / "D7.csv").write_text(
+        results_csv("D7", PLAYERS, date="2024-03-10", discipline="duplicate"), encoding="utf-8"
+    )
+    assert _ingest(raw, folder).added is not None
+    # a reference date before the new tournament: refused for its date, every file checked
+    (season / "D8.csv").write_text(
+        results_csv("D8", PLAYERS, date="2024-05-12", discipline="duplicate"), encoding="utf-8"
+    )
+    before = cache.ingest_folder(
+        raw, params=PARAMETERS, cache_dir=folder, as_of=dt.date(2024, 4, 1)
+    )
+    assert before.added is None
+    assert "2023-2024/D8.csv" in before.rejected
