@@ -22,13 +22,17 @@ from pipelines.reports.page import PRINT_WIDTH_PX, page, plotly_js
 from pipelines.reports.pdf import (
     _TYPES,
     ALONE_ROWS,
+    LONG_OPEN,
+    MARGINS,
     PAPER_WIDTH_PX,
     PLOTLY_PATH,
     REPORTS_URL,
     SAMPLE_ROWS,
+    SCREEN_ONLY,
+    VIEWPORT_HEIGHT,
+    _is_long,
+    _LongPages,
     _serving,
-    _Slots,
-    _slots_needed,
     external_plotly,
     footer_css,
     page_title,
@@ -387,29 +391,42 @@ def test_a_page_that_fails_stops_the_printing_with_its_own_error(tmp_path: Path)
     assert not (tmp_path / "cassee.pdf").exists()
 
 
-def test_a_long_list_prints_alone(tmp_path: Path) -> None:
-    """A page of `ALONE_ROWS` rows or more takes every slot (its print layout is the
-    memory of a build): it never prints beside another page; short pages print side by
-    side."""
-    assert _slots_needed(_list_page(tmp_path, "longue", ALONE_ROWS), 2) == 2
-    assert _slots_needed(_list_page(tmp_path, "courte", ALONE_ROWS - 1), 2) == 1
+def test_long_pages_print_one_at_a_time_the_next_one_loading(tmp_path: Path) -> None:
+    """A page of `ALONE_ROWS` rows or more is long (its print layout is the memory of a
+    build): long pages print one at a time, at most `LONG_OPEN` open at once (the next one
+    loads while one prints); short pages are not held back."""
+    assert _is_long(_list_page(tmp_path, "longue", ALONE_ROWS))
+    assert not _is_long(_list_page(tmp_path, "courte", ALONE_ROWS - 1))
 
-    async def run(needs: list[int]) -> list[int]:
-        slots, busy, peaks = _Slots(2), [0], []
+    async def run(kinds: list[bool], workers: int) -> tuple[list[int], list[int], int]:
+        longs, queue = _LongPages(), list(reversed(kinds))
+        opened, printing, open_peaks, print_peaks = [0], [0], [], []
+        short_printing = [0]
 
-        async def one(count: int) -> None:
-            async with slots.take(count):
-                busy[0] += count
-                peaks.append(busy[0])
-                await asyncio.sleep(0)
-                await asyncio.sleep(0)
-                busy[0] -= count
+        async def worker() -> None:
+            while queue:
+                long = queue.pop()
+                async with longs.open(long):
+                    opened[0] += long
+                    open_peaks.append(opened[0])
+                    await asyncio.sleep(0)  # loading
+                    async with longs.print(long):
+                        printing[0] += long
+                        short_printing[0] = max(short_printing[0], printing[0] + (not long))
+                        print_peaks.append(printing[0])
+                        await asyncio.sleep(0)
+                        await asyncio.sleep(0)
+                        printing[0] -= long
+                    opened[0] -= long
 
-        await asyncio.gather(*(one(n) for n in needs))
-        return peaks
+        await asyncio.gather(*(worker() for _ in range(workers)))
+        return open_peaks, print_peaks, short_printing[0]
 
-    assert max(asyncio.run(run([1, 2, 1, 2, 1, 1]))) == 2  # never a long page and another
-    assert asyncio.run(run([1, 1]))[-1] == 2  # two short pages at once
+    open_peaks, print_peaks, _ = asyncio.run(run([True] * 5, 4))
+    assert max(print_peaks) == 1  # never two long pages printing at once
+    assert max(open_peaks) == LONG_OPEN == 2  # the next one loads beside the printing one
+    _, _, beside = asyncio.run(run([True, False, False], 2))
+    assert beside == 2  # a short page prints beside a long one
 
 
 def test_a_page_read_from_disk_prints_the_links_of_the_reports_address(tmp_path: Path) -> None:
@@ -459,6 +476,16 @@ def test_the_printer_serves_plotly_by_address_and_nothing_outside_the_folder(
         assert server.content(PLOTLY_PATH) == (plotly_js().encode(), _JS, "max-age=86400")
         for elsewhere in ("/0/../secret.txt", "/0/%2e%2e/secret.txt", "/1/r.html", "/x/r.html"):
             assert server.content(elsewhere) is None, elsewhere
+
+
+def test_the_rows_held_from_the_screen_are_shown_on_paper() -> None:
+    """The rows beyond `SAMPLE_ROWS` are held out of the tab's layout by a media query on
+    its height (`SCREEN_ONLY`), which a printed page never matches: A4 less the margins is
+    higher than the tab's viewport at scale 1, and higher still when shrunk."""
+    millimetres = sum(float(str(MARGINS[side]).removesuffix("mm")) for side in ("top", "bottom"))
+    printed_height = 11.7 * 96 - millimetres * 96 / 25.4  # A4 as Playwright sizes it
+    assert f"(max-height: {VIEWPORT_HEIGHT}px)" == SCREEN_ONLY
+    assert printed_height - 200 > VIEWPORT_HEIGHT
 
 
 def test_the_print_scale_and_the_footer_title() -> None:

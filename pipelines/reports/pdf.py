@@ -21,19 +21,22 @@ What printing a long report costs (a season report of 20,000 players: 11,600 tab
   pages, which embed it too, gain as much: 5.0 -> 2.7 CPU-s a page on the s4 copy);
 - its tables are kept out of the layout while it loads (`HOLD_TABLES`: Plotly measures
   the page as it draws each chart); the page's width is then measured on the first
-  `SAMPLE_ROWS` rows of each table and every row comes back as printing starts;
+  `SAMPLE_ROWS` rows of each table, and the rows beyond stay out of the tab's layout for
+  the screen (`SCREEN_ONLY`), laid out for the paper alone: Chromium laid every row out
+  for the screen just before printing and again just after (s4 copy, 4 season reports:
+  Chromium's CPU 55 -> 43 s, the printing's peak 1.63 -> 1.26 GiB for its largest
+  process, the same PDFs byte for byte);
 - a page wider than the paper (a table of long numeric headings) is printed at the scale
   that fits it (`print_scale`): Chromium laid it out at the paper's width, then again at
   its own width, and shrank it at most 1.5 times (the columns beyond were cut off: the
   wide circuit tables lost their last tournaments);
 - the footer is a CSS margin box of the page (`FOOTER_CSS`), not Playwright's footer
   template (a document of its own for each printed page: 274 parsed, styled, laid out);
-- left: the print layout of every row (fragmented into pages), its painting into the
-  PDF and Chromium's layout of the page again for the screen once printed (about 9 CPU-s
-  of a season report's 13 on a machine shared by a dozen busy processes, 18 before);
-  a season report still prints alone (`ALONE_ROWS`): it reaches about 1.9 GiB, 0.6 to
-  0.9 GiB of which once loaded, so even loading the next one while it prints would raise
-  the printing's peak by half.
+- long pages print one at a time, the next one loading in its own tab meanwhile
+  (`_LongPages`): the loading (reading, plotly.js, the charts: about 4 CPU-s of a season
+  report's 11) runs on the other core, for about 0.35 GiB more at the peak;
+- left: the print layout of every row (fragmented into pages: about 0.9 GiB of the
+  renderer's peak and 3 CPU-s a season report) and its painting into the PDF.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,17 +86,26 @@ HOLD_TABLES = """(() => {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   window.classementHeldTables = sheet;
 })();"""
+# The tab's viewport: the printable width of the paper (`PRINT_WIDTH_PX`), and a height
+# lower than any printed page's (`SCREEN_ONLY`).
+VIEWPORT_HEIGHT = 800
 # The first `rows` rows of each table laid out (for the screen), the page's width then
-# measured (`print_scale`); every row comes back as the printing starts (`beforeprint`,
-# before Chromium lays the page out for the paper): a report's 11,600 rows are laid out
-# once for the paper rather than once more for the screen.
-SAMPLE_TABLES = """rows => {
+# measured (`print_scale`); the rows beyond are then held out of the screen's layout only:
+# a media query on the height, true of the tab (`VIEWPORT_HEIGHT`), false of a printed
+# page (A4 less its margins: at least 1,024 CSS pixels high at scale 1, more when the
+# page is shrunk onto the paper). Chromium lays every row out for the paper alone; the
+# layout for the screen before and after the printing keeps the first rows (on a season
+# report of 20,000 players, 11,600 rows laid out twice more for the screen: about 2 CPU-s
+# and 0.4 GiB of Chromium's peak). The media type cannot tell them apart: the tab is
+# emulated as print, and Chromium prints with the emulated type.
+SCREEN_ONLY = f"(max-height: {VIEWPORT_HEIGHT}px)"
+SAMPLE_TABLES = """({rows, screen}) => {
   const held = window.classementHeldTables;
-  held.replaceSync(`tbody > tr:nth-child(n+${rows + 1}) { display: none !important; }`);
-  window.addEventListener("beforeprint", () => {
-    document.adoptedStyleSheets = document.adoptedStyleSheets.filter(s => s !== held);
-  });
-  return document.documentElement.scrollWidth;
+  const beyond = `tbody > tr:nth-child(n+${rows + 1}) { display: none !important; }`;
+  held.replaceSync(beyond);
+  const width = document.documentElement.scrollWidth;
+  held.replaceSync(`@media ${screen} { ${beyond} }`);
+  return width;
 }"""
 # How many rows of each table the page's width is measured on: the width of a long list
 # is that of its headings and of rows like its first ones (on the 4 season reports of
@@ -224,38 +236,47 @@ def print_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
 
 
-# A page holding this many table rows or more prints alone (every worker's slot taken):
-# printing a season report of 18,000 players (11,600 rows) takes Chromium about 1.9 GiB
-# (its processes' PSS; 2.4 GiB before the page was read from disk and laid out once), and
-# two of them at once would double a build's peak memory. The smaller pages (the
-# circuits', most seasons') print side by side.
+# A page holding this many table rows or more is long: printing it is the memory of a
+# build (a season report of 20,000 players, 11,600 rows: Chromium's processes reach about
+# 1.5 GiB together, their PSS, 1.2 GiB of it the page's; 0.35 GiB once loaded). Long
+# pages print one at a time, the next one loading meanwhile (`_LongPages`); the smaller
+# pages (the circuits', most seasons') print side by side.
 ALONE_ROWS = 4_000
+# How many long pages are open at once: the one printing and the next one loading.
+LONG_OPEN = 2
 
 
-def _slots_needed(html_path: Path, workers: int) -> int:
-    """How many of the `workers` slots printing this page takes: all of them for a page of
-    at least `ALONE_ROWS` table rows, else one."""
-    return workers if html_path.read_bytes().count(b"<tr") >= ALONE_ROWS else 1
+def _is_long(html_path: Path) -> bool:
+    """Whether the page holds at least `ALONE_ROWS` table rows."""
+    return html_path.read_bytes().count(b"<tr") >= ALONE_ROWS
 
 
-class _Slots:
-    """`total` printing slots shared by the workers (a page takes one, or all of them)."""
+class _LongPages:
+    """The limits of the long pages (`ALONE_ROWS`): at most `LONG_OPEN` open at once, and
+    one printing at a time. A long page's loading (reading, scripts, charts: a third of
+    its time) runs beside the printing of the one before it, on the other core."""
 
-    def __init__(self, total: int) -> None:
-        self.free = total
-        self.changed = asyncio.Condition()
+    def __init__(self) -> None:
+        self.opened = asyncio.Semaphore(LONG_OPEN)
+        self.printing = asyncio.Lock()
 
     @contextlib.asynccontextmanager
-    async def take(self, count: int) -> AsyncIterator[None]:
-        async with self.changed:
-            await self.changed.wait_for(lambda: self.free >= count)
-            self.free -= count
-        try:
+    async def open(self, long: bool) -> AsyncIterator[None]:
+        """The time a page is open in its tab (a short page: no limit)."""
+        if not long:
             yield
-        finally:
-            async with self.changed:
-                self.free += count
-                self.changed.notify_all()
+            return
+        async with self.opened:
+            yield
+
+    @contextlib.asynccontextmanager
+    async def print(self, long: bool) -> AsyncIterator[None]:
+        """The time a page prints (a short page: no limit)."""
+        if not long:
+            yield
+            return
+        async with self.printing:
+            yield
 
 
 @dataclass(frozen=True)
@@ -401,15 +422,20 @@ async def _print(job: _Job) -> list[Path]:
     queue = list(enumerate(job.pages))
     queue.reverse()
     done: dict[int, Path] = {}
-    slots = _Slots(job.workers)
+    longs = _LongPages()
 
     async def worker(browser: BrowserContext, server: _PageServer) -> None:
         while queue:
             index, (html_path, pdf_path) = queue.pop()
             served = (job.root or html_path.parent).resolve()
-            async with slots.take(_slots_needed(html_path, job.workers)):
+            long = _is_long(html_path)
+            async with longs.open(long):
                 done[index] = await _print_page(
-                    browser, server, html_path, pdf_path, served, job.when, job.timeout_ms
+                    browser,
+                    server,
+                    (html_path, pdf_path, served),
+                    job,
+                    partial(longs.print, long),
                 )
             if job.progress is not None:
                 job.progress(len(done), len(job.pages))
@@ -425,7 +451,7 @@ async def _print(job: _Job) -> list[Path]:
                 profile,
                 executable_path=executable,
                 args=list(CHROMIUM_ARGS),
-                viewport={"width": PRINT_WIDTH_PX, "height": 1000},
+                viewport={"width": PRINT_WIDTH_PX, "height": VIEWPORT_HEIGHT},
             )
             try:
                 async with asyncio.TaskGroup() as group:
@@ -448,12 +474,14 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 async def _print_page(
     browser: BrowserContext,
     server: _PageServer,
-    html_path: Path,
-    pdf_path: Path,
-    root: Path,
-    when: dt.datetime,
-    timeout_ms: int,
+    paths: tuple[Path, Path, Path],
+    job: _Job,
+    printing: Callable[[], contextlib.AbstractAsyncContextManager[None]],
 ) -> Path:
+    """Print the page `html_path` to `pdf_path`, served from `root` (`paths`), once loaded
+    and its charts drawn; the printing itself within `printing()`."""
+    html_path, pdf_path, root = paths
+    when, timeout_ms = job.when, job.timeout_ms
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = pdf_path.with_name(f".{pdf_path.name}.tmp")
     errors: list[str] = []
@@ -471,18 +499,20 @@ async def _print_page(
         await page.evaluate(AT_ADDRESS, REPORTS_URL + source.relative_to(root).as_posix())
         await page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
         await page.evaluate(OPEN_DETAILS)
-        scale = print_scale(await page.evaluate(SAMPLE_TABLES, SAMPLE_ROWS))
+        sampled = {"rows": SAMPLE_ROWS, "screen": SCREEN_ONLY}
+        scale = print_scale(await page.evaluate(SAMPLE_TABLES, sampled))
         await page.evaluate("document.fonts.ready")
         if errors:
             raise RuntimeError(f"{html_path}: erreur JavaScript : {errors[0]}")
-        await page.pdf(
-            path=str(tmp),
-            format="A4",
-            scale=scale,
-            print_background=True,
-            prefer_css_page_size=True,
-            margin=MARGINS,
-        )
+        async with printing():
+            await page.pdf(
+                path=str(tmp),
+                format="A4",
+                scale=scale,
+                print_background=True,
+                prefer_css_page_size=True,
+                margin=MARGINS,
+            )
     finally:
         await page.close()
     stamped = _PDF_DATE.sub(
