@@ -267,6 +267,114 @@ class _PlayersData(ReportData):
         return self._whole.names()
 
 
+# The tables the blocks read whole (small: a round's participants, a year's latest
+# ranking are counted over every player); any change in them examines every page again.
+WHOLE_TABLES = (
+    "circuit_points",
+    "circuit_rankings",
+    "circuit_ranking_windows",
+    "round_robin_standings",
+    "mort_subite_players",
+    "mort_subite_results",
+    "mort_subite_standings",
+)
+# read whole, each counted where it shows: the players' own rows (`players`), the events
+# of a player's rows (`tournaments`), the rejected exports (`ingest_log`, in `_Shared`)
+OTHER_TABLES = ("players", "tournaments", "ingest_log")
+# the events the blocks name (a circuit's tournaments, a final, a Mort Subite round's host)
+_BLOCK_EVENTS = {
+    "circuit_points": "tournament_id",
+    "round_robin_standings": "tournament_id",
+    "mort_subite_players": "host_tournament_id",
+}
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _fingerprints(connection: Any, common: _Shared, code: str) -> tuple[str, dict[str, str]]:
+    """What a page is made from, fingerprinted in the warehouse without reading the rows
+    out: (the part every page reads, each player's own part). The page of a player whose
+    own part and the common part are those its page was last rendered from shows the same
+    thing (`page_digests` would give its digest again): it is neither read nor rendered.
+
+    A player's own part hashes, in the table's order, their rows of every table read for a
+    chunk's players (`PLAYER_TABLES`, less the columns a page does not show: `UNSHOWN`)
+    and of `players`, each row with the whole row of its event (`tournaments`: its name,
+    dates, city, coefficient… and its place in the event order, which two events' own
+    dates and ids decide: `ordered_events`). The common part hashes the code and parameters, what
+    `_Shared` holds for every page (federations' names, divisor, rejected exports,
+    reported seasons), the tables the blocks read whole (`WHOLE_TABLES`) and the events
+    they name, and the tables' columns."""
+    columns: dict[str, list[tuple[str, str]]] = {}
+    for name, column, kind in connection.sql(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position"
+    ).fetchall():
+        columns.setdefault(name, []).append((column, kind))
+    read = [*PLAYER_TABLES, *WHOLE_TABLES, *OTHER_TABLES]
+    schema = {name: columns.get(name) for name in sorted(read)}
+    whole = []
+    for name in WHOLE_TABLES:
+        if name in columns:
+            found = connection.sql(
+                f"SELECT hash(list(hash(t) ORDER BY t.rowid)) FROM {_quoted(name)} t"
+            ).fetchall()
+            whole.append((name, found[0][0]))
+    events = "tournaments" in columns
+    named = [f"SELECT {c} FROM {_quoted(t)}" for t, c in _BLOCK_EVENTS.items() if t in columns]
+    if events and named:
+        found = connection.sql(
+            "SELECT hash(list(hash(t) ORDER BY t.rowid)) FROM tournaments t "
+            f"WHERE tournament_id IN ({' UNION '.join(named)})"
+        ).fetchall()
+        whole.append(("block events", found[0][0]))
+    common_text = repr(
+        (
+            code,
+            schema,
+            whole,
+            common.divisor,
+            sorted(common.federations.items()),
+            common.rejected,
+            common.reported,
+        )
+    )
+    parts = []
+    for name in sorted({*PLAYER_TABLES, "players"}):
+        if name not in columns:
+            continue
+        shown = [c for c, _ in columns[name] if c not in UNSHOWN.get(name, ())]
+        row = ", ".join(f"t.{_quoted(c)}" for c in shown)
+        joined = events and any(c == "tournament_id" for c, _ in columns[name])
+        event = ", e._event" if joined else ""
+        parts.append(
+            f"SELECT '{name}' AS source, t.player_id, "
+            f"hash(list(hash({row}{event}) ORDER BY t.rowid{event})) AS h "
+            f"FROM {_quoted(name)} t "
+            + ("LEFT JOIN _events e ON e.tournament_id = t.tournament_id " if joined else "")
+            + "WHERE t.player_id IS NOT NULL GROUP BY t.player_id"
+        )
+    if not parts:
+        return hashlib.blake2b(common_text.encode(), digest_size=16).hexdigest(), {}
+    prelude = (
+        "WITH _events AS (SELECT tournament_id, hash(t) AS _event FROM tournaments t) "
+        if events
+        else ""
+    )
+    rows = connection.sql(
+        prelude
+        + "SELECT player_id, hash(list(source || ':' || h::VARCHAR ORDER BY source)) FROM ("
+        + " UNION ALL ".join(parts)
+        + ") GROUP BY player_id"
+    ).fetchall()
+    return (
+        hashlib.blake2b(common_text.encode(), digest_size=16).hexdigest(),
+        {pid: format(h, "x") for pid, h in rows},
+    )
+
+
 def _load(data: ReportData, shared: _Shared | None = None) -> _PlayerData:
     """The pages' data of the players of `data` (`_PlayersData`: a chunk's), with what
     every chunk shares (`_Shared`, read from `data` when not given)."""
@@ -1233,6 +1341,8 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
 
 
 DIGESTS_FILE = ".digests.json"  # in the players' folder: each page's digest, by file
+# in the players' folder: what the pages were last rendered from (`_fingerprints`)
+SOURCES_FILE = ".sources.json"
 
 
 def _global_digest(value: object, sources: list[PlayerRows]) -> str:
@@ -1338,13 +1448,27 @@ def write_player_pages(
         for entry in os.scandir(folder)
         if entry.name.endswith(".html") and entry.is_file()
     }
-    digests: dict[str, str] = {}
     rendered = 0
     warehouse = data._warehouse
     with warehouse.connect(read_only=True) as connection, _Pool(workers) as pool:
+        common_part, own = _fingerprints(connection, common, code)
+        before = _read_sources(folder / SOURCES_FILE)
+        same_common = before.get("common") == common_part
+        before_own = before.get("players", {})
+        # a page whose sources did not change keeps the digest it was rendered with
+        digests = {
+            pid: known[names[pid]]
+            for pid in ids
+            if same_common
+            and names[pid] in known
+            and names[pid] in present
+            and pid in own
+            and before_own.get(names[pid]) == own[pid]
+        }
+        examined = [pid for pid in ids if pid not in digests]
         reader = _Reader(warehouse.path, connection)
-        for start in range(0, len(ids), CHUNK):
-            group = ids[start : start + CHUNK]
+        for start in range(0, len(examined), CHUNK):
+            group = examined[start : start + CHUNK]
             d = _load(_PlayersData(data, reader, group), common)
             found = page_digests(d, code)
             digests.update(found)
@@ -1361,7 +1485,7 @@ def write_player_pages(
                 _render_group(d, todo, paths)
             pool.reap(wait=False)
             if progress is not None:
-                progress(start + len(group), len(ids))
+                progress(start + len(group), len(examined))
         pool.reap(wait=True)
     written = set(names.values())
     for stale in sorted(present - written):  # rendering only wrote pages of `written`
@@ -1378,6 +1502,11 @@ def write_player_pages(
         folder / DIGESTS_FILE,
         json.dumps({names[p]: digests[p] for p in sorted(digests)}, indent=0, sort_keys=True),
     )
+    sources = {
+        "common": common_part,
+        "players": {names[p]: own[p] for p in sorted(own) if p in names},
+    }
+    write_atomic(folder / SOURCES_FILE, json.dumps(sources, indent=0, sort_keys=True))
     return PagesWritten(total=len(written), rendered=rendered, shared_files=shared_files)
 
 
@@ -1512,6 +1641,18 @@ class _Pool:
         error is raised here."""
         while self._pending and (wait or self._pending[0].ready()):
             self._pending.popleft().get()
+
+
+def _read_sources(path: Path) -> dict[str, Any]:
+    """`SOURCES_FILE`: {"common": …, "players": {file: …}}; empty when missing or unreadable
+    (every page is examined)."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("players"), dict):
+        return {}
+    return loaded
 
 
 def _read_digests(path: Path) -> dict[str, str]:
