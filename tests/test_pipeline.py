@@ -15,24 +15,18 @@ from pipelines.defs.jobs import nightly_build, raw_exports_sensor
 from pipelines.ingest.raw import reason_note
 from pipelines.instance import build_instance
 from pipelines.resources import WarehouseResource
-from pipelines.warehouse import Warehouse
-from tests.support import PLAYERS, results_csv, tree_hashes
+from tests.support import PLAYERS, all_tables, results_csv, tree_hashes
 
 pytestmark = pytest.mark.slow
 
 BASE_TABLES = ["ingest_log", "tournaments", "players", "results", "games", "rating_lists"]
 
 
-def _tables(path: Path) -> dict[str, pl.DataFrame]:
-    warehouse = Warehouse(path)
-    return {name: warehouse.table(name) for name in warehouse.tables()}
-
-
 def test_ingest_assets_materialise_into_a_temporary_warehouse(resource: WarehouseResource) -> None:
     instance = build_instance()
     result = dg.materialize([ingest], resources={"warehouse": resource}, instance=instance)
     assert result.success
-    tables = _tables(Path(resource.warehouse_path))
+    tables = all_tables(Path(resource.warehouse_path))
     for name in BASE_TABLES:
         assert tables[name].height > 0, name
     checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
@@ -70,9 +64,9 @@ def test_build_is_idempotent_and_leaves_raw_files_alone(
     assert "results" in out and "lignes" in out
     assert f"rapports : {tmp_path / 'a' / 'reports' / 'index.html'}" in out
     assert f"quarantaine : {tmp_path / 'a' / 'w.duckdb.quarantine'} (vide)" in out
-    first = _tables(tmp_path / "a" / "w.duckdb")
+    first = all_tables(tmp_path / "a" / "w.duckdb")
     assert _build(raw, tmp_path / "a") == 0
-    second = _tables(tmp_path / "a" / "w.duckdb")
+    second = all_tables(tmp_path / "a" / "w.duckdb")
     assert first.keys() == second.keys()
     for name in first:
         assert first[name].equals(second[name]), name
@@ -85,7 +79,7 @@ def test_a_re_exported_tournament_replaces_its_earlier_version(raw: Path, tmp_pa
     corrected[3] = ("103", "Lefèvre-Roy", "Anne", 3)
     (raw / "2023-2024" / "C1.csv").write_text(results_csv("C1", corrected), encoding="utf-8")
     assert _build(raw, tmp_path) == 0
-    tables = _tables(tmp_path / "w.duckdb")
+    tables = all_tables(tmp_path / "w.duckdb")
     c1 = tables["results"].filter(pl.col("tournament_id") == "C1").sort("player_id")
     assert c1["rank"].to_list() == [1, 2, 4, 3]
     assert (
@@ -111,7 +105,7 @@ def test_rejected_input_gives_exit_status_1_and_is_quarantined(
     reason = quarantined.with_name("bad.csv.reason.txt").read_text(encoding="utf-8")
     assert reason == reason_note(message)
     assert (raw / "2023-2024" / "bad.csv").exists()  # the raw file stays where it was
-    log = _tables(tmp_path / "w.duckdb")["ingest_log"]
+    log = all_tables(tmp_path / "w.duckdb")["ingest_log"]
     rejected = log.filter(pl.col("status") == "rejected")
     assert rejected.select("path", "message").rows() == [("2023-2024/bad.csv", message)]
 
