@@ -34,6 +34,7 @@ from pipelines.ingest.batch import (
     Staged,
     assemble,
     fingerprints,
+    record_identity,
     stage_files,
 )
 from pipelines.ingest.raw import COMPANION_SUFFIXES, listing_of, stated_hash
@@ -135,14 +136,17 @@ def _save(
 _DECIDED = "decided.json"
 
 
-def _load_decided(folder: Path, version: str) -> Decided | None:
+def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord]) -> Decided | None:
+    """What the last build decided; its files are the cache's `records` (the manifest
+    written for that build: a new manifest removes the decisions until its build's are
+    written)."""
     try:
         data = json.loads((folder / _DECIDED).read_text(encoding="utf-8"))
         if data.get("version") != version:
             return None
         return Decided(
             str(data["as_of"]),
-            {str(k): list(v) for k, v in dict(data["files"]).items()},
+            {k: record_identity(r) for k, r in records.items()},
             {str(k): str(v) for k, v in dict(data["across"]).items()},
             {
                 str(k): [[str(a), str(b)] for a, b in v]
@@ -154,7 +158,7 @@ def _load_decided(folder: Path, version: str) -> Decided | None:
 
 
 def _save_decided(folder: Path, version: str, decided: Decided) -> None:
-    data = {"version": version, **vars(decided)}
+    data = {"version": version, **{k: v for k, v in vars(decided).items() if k != "files"}}
     tmp = folder / f"{_DECIDED}.tmp"
     tmp.write_text(json.dumps(data), encoding="utf-8")
     os.replace(tmp, folder / _DECIDED)
@@ -197,11 +201,13 @@ def ingest_folder(
             k
             for k in paths
             if k not in refused
-            and not (_folder(k) in moved and not _is_companion(k))
+            and not (k not in companions and _folder(k) in moved)
             and unchanged(k)
         }
+    else:
+        companions = {k for k in paths if _is_companion(k)}
     fresh = _Files({k: paths[k] for k in sorted(paths) if k not in reuse})
-    around = {k: paths[k].read_bytes() for k in paths if _is_companion(k) and k not in fresh}
+    around = {k: paths[k].read_bytes() for k in paths if k in companions and k not in fresh}
     staged = stage_files(fresh, refused, params.categories, companions=around, progress=progress)
     added: tuple[Parts, Staged] | None = None
     if cached is not None:
@@ -211,7 +217,7 @@ def ingest_folder(
         staged = Staged.merge([kept, staged])
     previous = None
     if cache_dir is not None:
-        previous = _load_decided(cache_dir, version) if cached is not None else None
+        previous = None if cached is None else _load_decided(cache_dir, version, cached[0].records)
         if previous is not None and not fresh.keys().isdisjoint(previous.files):
             previous = None  # an old file read again: its rows may not be those checked
         kept_stats = {k: v for k, v in stats.items() if k not in refused}
