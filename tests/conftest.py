@@ -26,7 +26,7 @@ from tests.schedule import (  # noqa: F401 (hook: CLASSEMENT_RECORD_COSTS measur
     ordered,
     pytest_runtest_protocol,
 )
-from tests.support import SAMPLE, SEASON, write_evil_raw, write_raw
+from tests.support import GENERATED, SAMPLE, SEASON, write_evil_raw, write_raw
 
 if TYPE_CHECKING:
     from pipelines.resources import WarehouseResource
@@ -193,3 +193,17 @@ def whatif_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert summary.rejected == [], summary.rejected
 
     return shared_folder(tmp_path_factory, "whatif-world", make)
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder written by the simulator (`GenerateConfig(**GENERATED)`: seed 7, two seasons
+    from 2021, 300 players), generated once per run (~3,7 CPU-s) for test_generate and
+    test_circuits_pipeline. Only read."""
+
+    def make(root: Path) -> None:
+        from simulator import GenerateConfig, generate
+
+        generate(root / "raw", GenerateConfig(**GENERATED))
+
+    return shared_folder(tmp_path_factory, "generated", make) / "raw"

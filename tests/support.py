@@ -24,6 +24,9 @@ from pipelines.warehouse import Warehouse
 from transforms.tables import table
 
 SAMPLE = PROJECT_ROOT / "data" / "sample"
+# The generated federation several test files read (`generated` in conftest: made once a
+# run): `simulator.GenerateConfig(**GENERATED)`
+GENERATED: dict[str, int] = {"seed": 7, "seasons": 2, "players": 300, "first_season": 2021}
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"
 
 CALENDAR = load_calendar(REFERENCE_DIR)

@@ -30,7 +30,6 @@ from pipelines.reports.player_blocks.circuits import BLOCK
 from pipelines.resources import WarehouseResource
 from pipelines.staleness import YEARS
 from pipelines.warehouse import Warehouse
-from simulator import GenerateConfig, generate
 from tests.builds import materialise
 from tests.support import SAMPLE, ingested
 from transforms.circuits import circuit_tables, with_circuit_codes
@@ -444,15 +443,11 @@ def test_the_year_assets_write_every_circuit_table(example_site: Path) -> None:
     assert qualifying.height == 18 and qualifying["place"].min() == 1
 
 
-def _generated(root: Path) -> Path:
-    raw = root / "raw"
-    generate(raw, GenerateConfig(seed=7, seasons=2, players=300, first_season=2021))
-    return raw
-
-
 @pytest.mark.slow
-def test_a_year_built_alone_equals_the_year_of_a_full_build(tmp_path: Path) -> None:
-    raw = _generated(tmp_path)
+def test_a_year_built_alone_equals_the_year_of_a_full_build(
+    generated: Path, tmp_path: Path
+) -> None:
+    raw = generated  # seed 7, two seasons from 2021, 300 players (only read)
     base = tmp_path / "ingested.duckdb"
     instance = dg.DagsterInstance.ephemeral()
     resource = WarehouseResource(

@@ -38,11 +38,11 @@ from simulator.columns import (
 from simulator.play import round_robin_pairs
 from simulator.season import Simulator
 from simulator.write import age_category
-from tests.support import ingested
+from tests.support import GENERATED, ingested
 from transforms.calendar import SeasonCalendar
 from transforms.ranking import competition_ranks
 
-CONFIG = GenerateConfig(seed=7, seasons=2, players=300, first_season=2021)
+CONFIG = GenerateConfig(**GENERATED)  # seed 7, two seasons from 2021, 300 players
 
 Row = dict[str, str]
 
@@ -140,10 +140,9 @@ class Sample:
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("sample")
-    generate(root, CONFIG)
-    return root
+def out(generated: Path) -> Path:
+    """`generate(root, CONFIG)`: the run's shared folder (conftest), only read."""
+    return generated
 
 
 @pytest.fixture(scope="module")
