@@ -929,30 +929,34 @@ def _fingerprints(
     rows: list[tuple[str, str]] = [(key, fingerprint) for key, fingerprint in kept]
     if start is None:
         return pl.DataFrame(rows, schema=schema, orient="row")
-    # each frame sorted once by partition (rows in their order within one: a stable sort),
-    # each partition a slice of it: one copy of the rows, not one filtered per partition
-    parts = [_by_key(frame.filter(pl.col("_key") >= start)) for frame in keyed.values()]
+    # each frame's rows put in partition order once (their row numbers: a stable sort of the
+    # key), each partition's rows gathered when it is written: one partition's copy at a
+    # time, not a copy of every row
+    parts = [(frame, _by_key(frame, start)) for frame in keyed.values()]
     for key in keys[len(kept) :]:
         digest = hashlib.sha256(chain.encode())
-        for ordered, bounds_of in parts:
+        for frame, (index, bounds_of) in parts:
             offset, length = bounds_of.get(key, (0, 0))
-            digest.update(ordered.slice(offset, length).write_csv().encode())
+            digest.update(frame[index.slice(offset, length)].write_csv().encode())
         chain = digest.hexdigest()
         rows.append((key, chain))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
-def _by_key(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, tuple[int, int]]]:
-    """`frame` sorted by `_key` keeping each partition's rows in their order, and each
-    key's (offset, length) in it."""
-    ordered = frame.sort("_key", maintain_order=True)
-    runs = ordered.get_column("_key").rle()
+def _by_key(frame: pl.DataFrame, start: str) -> tuple[pl.Series, dict[str, tuple[int, int]]]:
+    """The row numbers of `frame` whose `_key` is `start` or later, by key (each key's rows
+    in their order), and each key's (offset, length) among them."""
+    ordered = (
+        frame.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_i"), "_key")
+        .filter(pl.col("_key") >= start)
+        .sort("_key", maintain_order=True)
+    )
     offsets = 0
     bounds_of: dict[str, tuple[int, int]] = {}
-    for length, key in runs.struct.unnest().iter_rows():
+    for length, key in ordered.get_column("_key").rle().struct.unnest().iter_rows():
         bounds_of[key] = (offsets, length)
         offsets += length
-    return ordered, bounds_of
+    return ordered.get_column("_i"), bounds_of
 
 
 @dataclass(frozen=True)
