@@ -613,7 +613,8 @@ def games_errors(typed: pl.DataFrame, roster: pl.DataFrame) -> pl.DataFrame:
         )
     ]
     known_tournaments = roster.select("tournament_id").unique()
-    with_known = typed.join(
+    # the columns these checks read only are joined (not a copy of every game column)
+    with_known = typed.select(*_META, "tournament_id", "player_id", "opponent_id").join(
         known_tournaments.with_columns(_known=pl.lit(True)), on="tournament_id", how="left"
     )
     errors.append(
