@@ -3,6 +3,21 @@
 `ingest_files` takes every file's bytes (never touching the files themselves), reads and
 checks them all, and returns the tables plus one `ingest_log` row per file. A file with
 any error is rejected whole; every other file loads.
+
+Decisions taken here (issue 25: one new tournament in proportion to the file, and memory):
+- the checks of one file at a time run by chunk of whole files as they are read
+  (`stage_files`): they group by file, so the errors, notes and rows are those of all
+  files at once, without every file's rows and the checks' frames in memory together;
+- the checks across files run on the added files alone only when they provably touch
+  no old file (`_independent`: same reference date, old files unchanged, results and
+  games rows only, tournaments no old file names anywhere, no circuit); anything else
+  (a file changed or removed, a shared tournament that may re-decide an old file)
+  checks every file: `tests/test_ingest_incremental.py`, `tests/test_incremental.py`;
+- the fingerprints of the partitions before the added tournaments' earliest end date are
+  the last build's (every row dated there is an old file's, unchanged; the chain is taken
+  up from the last of them);
+- the base tables are built again whole (their sorts are on key columns, the rows
+  gathered once).
 """
 
 from __future__ import annotations
