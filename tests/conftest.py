@@ -207,3 +207,21 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
         generate(root / "raw", GenerateConfig(**GENERATED))
 
     return shared_folder(tmp_path_factory, "generated", make) / "raw"
+
+
+@pytest.fixture(scope="session")
+def raw_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`write_raw`'s folder (`raw/`) and its build without PDF (`out/`: `w.duckdb`,
+    `reports/`), made once per run. Only read: a test that builds on it copies it (its
+    build state then describes other inodes: the copy's first build reads every file
+    again). A build's tables and reports do not depend on where its folders are
+    (`tests.support.snapshot` of two builds of `write_raw` in two places are equal), so
+    `snapshot(raw_site / "out")` is the fresh build of an unchanged `write_raw` folder."""
+
+    def make(root: Path) -> None:
+        from tests.builds import build  # Dagster: only when a test needs the build
+
+        summary = build(write_raw(root / "raw"), root / "out")
+        assert summary.rejected == [], summary.rejected
+
+    return shared_folder(tmp_path_factory, "raw-site", make)

@@ -35,12 +35,10 @@ def _new_export(raw: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A raw folder (`raw/`) and its fresh build (`out/`), made once: tests copy them."""
-    root = tmp_path_factory.mktemp("publish-base")
-    write_raw(root / "raw")
-    build(root / "raw", root / "out")
-    return root
+def base(raw_site: Path) -> Path:
+    """A raw folder (`raw/`) and its fresh build (`out/`), made once a run (conftest):
+    tests copy them."""
+    return raw_site
 
 
 def _copy(base: Path, to: Path) -> tuple[Path, Path]:
