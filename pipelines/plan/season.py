@@ -347,7 +347,11 @@ READERS: dict[str, Callable[[SeasonInputs], pl.DataFrame]] = {
     ),
     "duplicate_events": lambda i: season_tournaments(i.wh, i.season, "duplicate"),
     "duplicate_results": lambda i: season_results(i.wh, i.season, "duplicate"),
-    "rating_lists": lambda i: i.wh.table("rating_lists"),
+    # the columns the rules read (not the names, clubs and files: the table grows with every
+    # season's lists, and every season reads it whole)
+    "rating_lists": lambda i: i.wh.read(
+        "SELECT player_id, as_of, cote, elo, elo_games, series FROM rating_lists"
+    ),
     # `player_id, birth_year`: the largest written on a player's results (the Elo's juniors),
     # not every result of every season
     "birth_years": lambda i: i.wh.read(

@@ -37,7 +37,9 @@ def cote_history(
     """One row per player per classique tournament of the season, in event order: cote
     before, initial place, published rank, PE, bonus, PJ (raw and clamped) and cote after
     (docs/rules.md §1), from the cotes the earlier seasons ended with."""
-    frame = season_family(warehouse, context.partition_key, "cote")[0]["cote_history"]
+    frame = season_family(warehouse, context.partition_key, "cote", context.run.run_id)[0][
+        "cote_history"
+    ]
     return dg.MaterializeResult(
         metadata={
             "rows": len(frame),
@@ -94,7 +96,9 @@ def elo_history(
     """One row per player per classique tournament of the season with rated games: Elo
     before, rated games before, K, games, score, expected score, change and Elo after
     (docs/rules.md §2, preset chosen in elo.yaml), from the earlier seasons' ratings."""
-    frame = season_family(warehouse, context.partition_key, "elo")[0]["elo_history"]
+    frame = season_family(warehouse, context.partition_key, "elo", context.run.run_id)[0][
+        "elo_history"
+    ]
     params = warehouse.parameters.elo
     return dg.MaterializeResult(
         metadata={
@@ -136,7 +140,7 @@ def cote_rankings(
 ) -> Iterator[dg.MaterializeResult]:
     """The cote ranking of active players on the season's last day and the classique series
     bars it sets for the next 1 September, written together."""
-    tables = season_family(warehouse, context.partition_key, "cote_ranking")[0]
+    tables = season_family(warehouse, context.partition_key, "cote_ranking", context.run.run_id)[0]
     ranking, bars = tables["cote_ranking"], tables["classique_series_bars"]
     yield dg.MaterializeResult(asset_key="cote_ranking", metadata={"rows": len(ranking)})
     yield dg.MaterializeResult(asset_key="classique_series_bars", metadata={"rows": len(bars)})
@@ -155,5 +159,7 @@ def elo_ranking(
 ) -> dg.MaterializeResult:
     """The Elo ranking of active players on the season's last day, with their classique
     series (from the cote ranking) and number of rated games."""
-    frame = season_family(warehouse, context.partition_key, "elo_ranking")[0]["elo_ranking"]
+    frame = season_family(warehouse, context.partition_key, "elo_ranking", context.run.run_id)[0][
+        "elo_ranking"
+    ]
     return dg.MaterializeResult(metadata={"rows": len(frame)})

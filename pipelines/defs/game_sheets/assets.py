@@ -47,7 +47,9 @@ def game_sheet_audit(
     """Each move of the season's duplicate game sheets replayed on its board: stated and
     computed score, status and the arbiter's message; one total per tournament comparing
     the sum of the computed tops with its `top_total`."""
-    audit = season_family(warehouse, context.partition_key, "game_sheets")[0]["game_sheet_audit"]
+    audit = season_family(warehouse, context.partition_key, "game_sheets", context.run.run_id)[0][
+        "game_sheet_audit"
+    ]
     moves = audit.filter(pl.col("move").is_not_null())
     totals = audit.filter(pl.col("move").is_null())
     yield dg.MaterializeResult(

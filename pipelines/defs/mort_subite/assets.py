@@ -50,7 +50,9 @@ def mort_subite_challenge(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """The season's Mort Subite rounds: who qualified (art. 4, 14), each round's places and
     points (art. 7–12, 15) and the season standings with trophies and cups (art. 14–16)."""
-    tables, inputs = season_family(warehouse, context.partition_key, "mort_subite")
+    tables, inputs = season_family(
+        warehouse, context.partition_key, "mort_subite", context.run.run_id
+    )
     players, moves = inputs.frame("mort_subite_players"), inputs.frame("mort_subite_moves")
     qualified, results = tables["mort_subite_qualified"], tables["mort_subite_results"]
     standings = tables["mort_subite_standings"]

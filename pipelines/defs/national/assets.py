@@ -53,7 +53,7 @@ def national_classification(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """The season's national classifications, their published bars and the clé de
     répartition."""
-    tables, inputs = season_family(warehouse, context.partition_key, "national")
+    tables, inputs = season_family(warehouse, context.partition_key, "national", context.run.run_id)
     national = tables["national_classification"]
     bars, cle = tables["national_bars"], tables["cle_de_repartition"]
     yield dg.MaterializeResult(

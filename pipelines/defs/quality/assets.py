@@ -29,7 +29,7 @@ def data_quality_notes(
     """One row per notice of the season: each federation (results, players) and country
     (tournaments) value the federations alias table does not know, once, with how many rows
     write it and a French sentence for the report's data-quality annex."""
-    notes = season_family(warehouse, context.partition_key, "quality")[0][TABLE]
+    notes = season_family(warehouse, context.partition_key, "quality", context.run.run_id)[0][TABLE]
     return dg.MaterializeResult(
         metadata={
             "notes": notes.height,

@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from pipelines.defs.seasons.plan import forget_run
 from pipelines.partitions import REPORT_GROUP, season_partitions
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.staleness import SEASONS, record_build
@@ -32,5 +33,7 @@ SEASON_ASSETS = [
 )
 def season_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> None:
     """Records in `season_builds` the inputs, code and parameters the season was built
-    from, so that a season is rebuilt only when one of them changes."""
+    from, so that a season is rebuilt only when one of them changes. The run's season
+    steps are done: the inputs they shared are dropped."""
+    forget_run(context.run.run_id)
     record_build(warehouse.warehouse, SEASONS, context.partition_key, warehouse.parameters)

@@ -1,20 +1,62 @@
 """How a season asset computes: its family of the season plan (`pipelines.plan.season`),
-its tables written in place of the season's rows."""
+its tables written in place of the season's rows.
+
+Decisions taken here (issue 25, the season steps of a full build):
+- The season assets of one Dagster run share one `SeasonInputs` (`season_family`'s
+  `run_id`): each base input (the season's results, tournaments, players, rating lists…)
+  is read from the warehouse once per run instead of once per asset, and a family reads
+  the tables the families before it computed in the same run from memory, as the
+  what-if and `compute_season` do, instead of reading back what was just written. A run
+  of the season job writes only its season's tables (the ingest is another job), so
+  what the shared inputs hold stays what the warehouse holds for the whole run. Measured
+  on one season of 20,000 players (4 seasons × 20,000, CPU seconds, best of 3 on a busy
+  machine): the reads of the season's steps 0,43 s -> 0,18 s; the whole season run (its
+  rows deleted first, as in a full build; with the rating lists read by their rule
+  columns only, `pipelines.plan.season`) 2,92 s -> 2,23 s, tables and report identical.
+- Only the latest run's inputs are kept (one season's frames in memory), dropped when
+  the season's last step (`season_builds`) ends the run (`forget_run`).
+"""
 
 from __future__ import annotations
 
 from pipelines.plan.season import Frames, SeasonInputs, compute_season
 from pipelines.resources import WarehouseResource
 
+# The inputs shared by the season assets of the current run: (run id, warehouse file,
+# season, inputs).
+_SHARED: tuple[str, str, str, SeasonInputs] | None = None
+
+
+def _inputs(warehouse: WarehouseResource, season: str, run_id: str | None) -> SeasonInputs:
+    """The run's shared inputs of `season` (new ones for another run, season or
+    warehouse); fresh inputs when no run is given."""
+    global _SHARED
+    path = str(warehouse.warehouse.path.resolve())
+    if run_id is not None and _SHARED is not None:
+        run, file, shared_season, inputs = _SHARED
+        if (run, file, shared_season) == (run_id, path, season):
+            return inputs
+    inputs = SeasonInputs(warehouse.warehouse, season, warehouse.parameters)
+    _SHARED = None if run_id is None else (run_id, path, season, inputs)
+    return inputs
+
+
+def forget_run(run_id: str) -> None:
+    """Drop the inputs shared by the run `run_id` (its season is built)."""
+    global _SHARED
+    if _SHARED is not None and _SHARED[0] == run_id:
+        _SHARED = None
+
 
 def season_family(
-    warehouse: WarehouseResource, season: str, family: str
+    warehouse: WarehouseResource, season: str, family: str, run_id: str | None = None
 ) -> tuple[Frames, SeasonInputs]:
     """Compute `family` of `season` from the warehouse (the families before it already
-    materialised) and replace the season's rows of its tables; the tables and the inputs
-    read (for the asset's checks)."""
+    materialised, in this run or an earlier one) and replace the season's rows of its
+    tables; the tables and the inputs read (for the asset's checks). The assets of the
+    same run (`run_id`) share their inputs."""
     wh = warehouse.warehouse
-    inputs = SeasonInputs(wh, season, warehouse.parameters)
+    inputs = _inputs(warehouse, season, run_id)
     tables = compute_season(inputs, [family])
     for name, frame in tables.items():
         wh.replace_partition(name, frame, "season", season)

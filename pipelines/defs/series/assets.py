@@ -39,7 +39,9 @@ def duplicate_event_scores(
 ) -> dg.MaterializeResult:
     """Per duplicate event and player: series held that day, published place, %N1–%N4 by
     the zone method with the zone bounds used, and classification points (PC)."""
-    tables, inputs = season_family(warehouse, context.partition_key, "event_scores")
+    tables, inputs = season_family(
+        warehouse, context.partition_key, "event_scores", context.run.run_id
+    )
     scores = tables["duplicate_event_scores"]
     events = inputs.frame("duplicate_events")
     return dg.MaterializeResult(
@@ -65,7 +67,9 @@ def series_standings(
     """Per season and player: weighted global %N1–%N4, season PC, super-série percentage
     (3/4 this season + 1/4 the previous season's, read from this table: build seasons in
     order)."""
-    standings = season_family(warehouse, context.partition_key, "standings")[0]["series_standings"]
+    standings = season_family(warehouse, context.partition_key, "standings", context.run.run_id)[0][
+        "series_standings"
+    ]
     return dg.MaterializeResult(metadata={"players": standings.height})
 
 
@@ -108,7 +112,9 @@ def series_classification(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """End-of-season classification, bars, movements and provisional classification."""
-    tables, inputs = season_family(warehouse, context.partition_key, "classification")
+    tables, inputs = season_family(
+        warehouse, context.partition_key, "classification", context.run.run_id
+    )
     for name, frame in tables.items():
         yield dg.MaterializeResult(asset_key=name, metadata={"rows": frame.height})
     quotas = warehouse.parameters.quotas

@@ -35,7 +35,7 @@ def series_comparison(
     potential series, our computed series, whether they agree and the difference in series
     steps (French players of either side; the other side null when absent)."""
     season = context.partition_key
-    frame = season_family(warehouse, season, "comparison")[0][TABLE]
+    frame = season_family(warehouse, season, "comparison", context.run.run_id)[0][TABLE]
     if frame.height == 0:
         # nothing to compare: the season's earlier rows (if any) are removed
         context.log.info(f"{season}: no published FFSc ranking in the season")
