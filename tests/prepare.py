@@ -42,15 +42,17 @@ def start_numba_warm_up() -> subprocess.Popen[bytes]:
     )
 
 
-def compile_sources() -> None:
-    """Every module of the project's packages compiled to bytecode (those up to date
-    skipped). `compileall` writes the files even under `PYTHONDONTWRITEBYTECODE`."""
+def compile_sources(root: Path = ROOT) -> None:
+    """Every module of the project's packages (below `root`) compiled to bytecode (those
+    up to date skipped). `compileall` writes the files even under
+    `PYTHONDONTWRITEBYTECODE`."""
     for package in PACKAGES:
-        compileall.compile_dir(ROOT / package, quiet=1)
+        if (root / package).is_dir():
+            compileall.compile_dir(root / package, quiet=1)
 
 
-def rewrite_test_modules(config: pytest.Config) -> int:
-    """The test modules and `conftest.py` rewritten as pytest's import hook rewrites them
+def rewrite_test_modules(config: pytest.Config, tests: Path = TESTS) -> int:
+    """The test modules and `conftest.py` of `tests` rewritten as pytest's import hook rewrites them
     (its assertion messages), written where the hook looks for them first; the up-to-date
     ones skipped. Returns how many were written. Uses pytest's own functions (private;
     pytest is pinned by requirements.lock): if they move, nothing is written and each
@@ -66,7 +68,7 @@ def rewrite_test_modules(config: pytest.Config) -> int:
     if state is None:  # --assert=plain: nothing is rewritten
         return 0
     written = 0
-    for source in [*sorted(TESTS.glob("test_*.py")), TESTS / "conftest.py"]:
+    for source in [*sorted(tests.glob("test_*.py")), tests / "conftest.py"]:
         folder = rewrite.get_cache_dir(source)
         pyc = folder / (source.name[:-3] + rewrite.PYC_TAIL)
         if rewrite._read_pyc(source, pyc) is not None:
