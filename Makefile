@@ -42,7 +42,10 @@ build: setup
 # modules grouped in tests/conftest.py (their module fixtures build once, so their tests stay
 # on one worker). A third worker fills the time the others wait (Dagster's daemons in the
 # server tests, Chromium, the command-line builds): measured in a clone that had run once,
-# 2 December 2026, nothing else running: 2 workers 450 s, 3 workers 400 s, 4 workers 441 s
+# 2 December 2026, nothing else running: 2 workers 450 s, 3 workers 400 s, 4 workers 441 s.
+# Before the workers start, the controller compiles Numba's loops, the project's modules and
+# the rewritten test modules once (tests/prepare.py: a fresh clone's workers and commands
+# no longer compile them each)
 WORKERS ?= 3
 test: setup
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
