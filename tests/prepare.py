@@ -20,6 +20,7 @@ The bytecode files go to `__pycache__/` folders (ignored by git), as Python's ow
 from __future__ import annotations
 
 import compileall
+import py_compile
 import subprocess
 import sys
 from pathlib import Path
@@ -48,7 +49,11 @@ def compile_sources(root: Path = ROOT) -> None:
     `PYTHONDONTWRITEBYTECODE`."""
     for package in PACKAGES:
         if (root / package).is_dir():
-            compileall.compile_dir(root / package, quiet=1)
+            # by modification time whatever SOURCE_DATE_EPOCH says (set, it would make
+            # hash-checked files, written again at every call)
+            compileall.compile_dir(
+                root / package, quiet=1, invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP
+            )
 
 
 def rewrite_test_modules(config: pytest.Config, tests: Path = TESTS) -> int:
