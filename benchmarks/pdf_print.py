@@ -68,11 +68,12 @@ def sample(root: psutil.Process, usage: Usage) -> None:
         try:
             times = child.cpu_times()
             memory = child.memory_full_info()
-            if child.pid not in usage.kinds:
-                usage.kinds[child.pid] = process_kind(child.cmdline())
+            kind = process_kind(child.cmdline())  # read again: a launcher script execs
         except psutil.Error:  # ended meanwhile
             continue
         usage.cpu[child.pid] = times.user + times.system
+        if kind != "?" or child.pid not in usage.kinds:  # a zombie has no command line
+            usage.kinds[child.pid] = kind
         pss += memory.pss
         rss += memory.rss
         largest = max(largest, memory.rss)
