@@ -23,9 +23,7 @@ What printing a long report costs (a season report of 20,000 players: 11,600 tab
   the page as it draws each chart); the page's width is then measured on the first
   `SAMPLE_ROWS` rows of each table, and the rows beyond stay out of the tab's layout for
   the screen (`SCREEN_ONLY`), laid out for the paper alone: Chromium laid every row out
-  for the screen just before printing and again just after (s4 copy, 4 season reports:
-  Chromium's CPU 55 -> 43 s, the printing's peak 1.63 -> 1.26 GiB for its largest
-  process, the same PDFs byte for byte);
+  for the screen just before printing and again just after;
 - a page wider than the paper (a table of long numeric headings) is printed at the scale
   that fits it (`print_scale`): Chromium laid it out at the paper's width, then again at
   its own width, and shrank it at most 1.5 times (the columns beyond were cut off: the
@@ -33,10 +31,17 @@ What printing a long report costs (a season report of 20,000 players: 11,600 tab
 - the footer is a CSS margin box of the page (`FOOTER_CSS`), not Playwright's footer
   template (a document of its own for each printed page: 274 parsed, styled, laid out);
 - long pages print one at a time, the next one loading in its own tab meanwhile
-  (`_LongPages`): the loading (reading, plotly.js, the charts: about 4 CPU-s of a season
-  report's 11) runs on the other core, for about 0.35 GiB more at the peak;
+  (`_LongPages`): the loading (reading, plotly.js, the charts: about half of a season
+  report's 8 CPU-s) runs on the other core, for about 0.35 GiB more at the peak;
 - left: the print layout of every row (fragmented into pages: about 0.9 GiB of the
   renderer's peak and 3 CPU-s a season report) and its painting into the PDF.
+Measured with `python -m benchmarks.pdf_print` on the s4 copy (4 season reports of 20,000
+players, a machine shared by a dozen busy processes), before -> after these two: Chromium's
+CPU 37.6 -> 30.8 s (its renderers 30.0 -> 23.5), 106 -> 72 s of wall-clock time, peak
+PSS of its processes together 2.10 -> 1.88 GiB, largest process 1.64 -> 1.24 GiB, the
+same PDFs byte for byte (and the sample's 11). The 10 circuit pages: 15 CPU-s either way.
+Typst for the whole-field lists does not win: their 11,300 rows alone (158 pages) took
+it 4.3 to 5.8 CPU-s and 0.9 to 1.2 GiB (fixed or automatic column widths).
 """
 
 from __future__ import annotations
