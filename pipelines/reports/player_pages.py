@@ -2,27 +2,38 @@
 explained. A page is rewritten only when what it shows changed (its digest is kept in the
 players' folder, `.digests.json`).
 
-Decisions taken here (issue 25, speed; issue 27, item 2):
-- Every table is split by player once (`by_player`: one frame grouped by player, a player's
-  rows a slice); the pages are written by chunks of `CHUNK` players, for which every table
-  the page writes itself is built for all the chunk's players at once (`_chunk`: cote, Elo,
-  tournaments, rating lists, end-of-season rankings and classification, the duplicate
-  events' whole section with its « Part » and season totals, the series history's rows,
-  the trajectories' points), each cell's function called once per distinct value of the
-  columns it reads (`_with_cells`), the rows joined in Polars. Only the blocks' rows are
-  read as Python rows (`PlayerRows.prefetch`, one call per chunk). No Polars call per
-  player; the memory held is one chunk's rows, not the site's.
-- From `PARALLEL_FROM` pages to render (a full build, not a new tournament), the pages are
-  rendered and written by `WORKERS` processes started fresh ("spawn": the build process
-  holds DuckDB's and Polars' thread pools, never forked), each sent a chunk's rows cut down
-  to its players (`_restricted`), at most `WORKERS` + 1 chunks in flight. The same bytes
-  (tests/test_player_pages.py). A worker runs Polars on one thread (`page_workers`).
-  Measured on 4 seasons × 20,000 players, all 25,646 pages, on the shared 2-core machine
-  (CPU seconds, noisy): 31–48 s in one process before these changes (five runs), 24–29 s in
-  one process after; with the two workers 25–35 s of CPU in all (their start, the chunks
-  sent to them) for 24 s of wall time where one process took 32–41 s at a similar load.
-  A new tournament (207 pages) costs the same as before, about 3–4 s of CPU, nearly all
-  of it `_load` and `page_digests`.
+Decisions taken here (issue 25, speed and memory; issue 27, item 2):
+- The players are taken by chunks of `CHUNK` licences. A chunk's rows of the long tables
+  (`PLAYER_TABLES`) are read from the warehouse alone (`_PlayersData`: `WHERE player_id
+  IN (…) ORDER BY rowid`, each player's rows those of a whole read, in the same order),
+  split by player (`by_player`: one frame grouped by player, a player's rows a slice), the
+  chunk's page digests computed and its changed pages rendered before the next chunk is
+  read: no table is ever held whole, split by player. What every chunk shares (`_Shared`:
+  the players, the events, the federations' names…) and the blocks' small tables
+  (`WHOLE_TABLES`) are read once.
+- For a chunk, every table the page writes itself is built for all its players at once
+  (`_chunk`: cote, Elo, tournaments, rating lists, end-of-season rankings and
+  classification, the duplicate events' whole section with its « Part » and season totals,
+  the series history's rows, the trajectories' points), each cell's function called once
+  per distinct value of the columns it reads (`_with_cells`), the rows joined in Polars.
+  Only the blocks' rows are read as Python rows (`PlayerRows.prefetch`, one call per
+  chunk). No Polars call per player.
+- What each page is made from is fingerprinted in the warehouse first (`_fingerprints`:
+  DuckDB hashes each player's rows, less the columns a page does not show, each with its
+  event's row; and what every page reads), kept in `.sources.json`. A page whose sources
+  did not change keeps its digest and is neither read nor rendered: a new tournament reads
+  the rows of its own players only. Measured on 4 seasons × 20,000 players plus one
+  tournament (207 pages rendered, the same bytes and digests as a full rewrite): 2,6 CPU-s
+  where reading every player's rows first took 3,9 (and 6,2 chunk by chunk without the
+  fingerprints).
+- A chunk of `PARALLEL_FROM` pages to render or more (a full build, not a new tournament)
+  is rendered and written by `WORKERS` processes started fresh at the first such chunk
+  ("spawn": the build process holds DuckDB's and Polars' thread pools, never forked), each
+  sent the chunk's rows cut down to its players (`_restricted`), at most `WORKERS` + 1
+  chunks in flight (`_Pool`). The same bytes (tests/test_player_pages.py). A worker runs
+  Polars on one thread (`page_workers`). Measured on 4 seasons × 20,000 players, all
+  25,646 pages (the shared 2-core machine, noisy): peak RSS of the build process 807 ->
+  370–480 MiB, of a worker 746 -> 280–440 MiB; 25–33 CPU-s in all before and after.
 - The markup is the one `html.table` writes, byte for byte (tests/test_player_pages.py).
 - A season is linked only when it has a report (`season_link`): a rating list's series for
   a season without a tournament names the season without a link.
@@ -1054,6 +1065,7 @@ class _Chunk:
     result_seasons: dict[str, set[str]]  # the seasons of their results (none without rejects)
     cote_points: dict[str, Series]  # the trajectory chart's points (`cote_trajectories`)
     elo_points: dict[str, Series]
+    info: dict[str, dict[str, Any]]  # the player's row (`_PlayerData.player_rows`)
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
@@ -1087,7 +1099,16 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
         # each player's points as `charts` makes them, for the chunk's players in one pass
         cote_points=cote_trajectories(_of(d.cote, players), d.names),
         elo_points=elo_trajectories(_of(d.elo, players), d.names),
+        info=_first_rows(_of(d.player_rows, players)),
     )
+
+
+def _first_rows(frame: pl.DataFrame) -> dict[str, dict[str, Any]]:
+    """Each player's first row of `frame` (a player's page row: `_PlayerData.player_rows`)."""
+    first: dict[str, dict[str, Any]] = {}
+    for row in frame.rows(named=True):
+        first.setdefault(row["player_id"], row)
+    return first
 
 
 def _of(split: PlayerRows, players: pl.Series) -> pl.DataFrame:
@@ -1258,7 +1279,7 @@ def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
 
 
 def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
-    info = d.player_rows[pid].row(0, named=True)
+    info = chunk.info[pid]
     name = info["name"]
     federation = info["federation"]
     facts = {

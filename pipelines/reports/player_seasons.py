@@ -222,9 +222,13 @@ def _write_if_changed(path: Path, text: str) -> int:
 
 def season_scripts(seasons: Iterable[str]) -> str:
     """The `<script src>` of the season files a page reads, then the filler's."""
-    tags = [
-        f'<script src="{esc(SEASONS_DIR)}/{esc(season)}.js"></script>' for season in sorted(seasons)
-    ]
+    return _season_scripts(tuple(sorted(seasons)))
+
+
+@lru_cache(maxsize=4096)
+def _season_scripts(seasons: tuple[str, ...]) -> str:
+    """`season_scripts`, made once per set of seasons (many pages read the same ones)."""
+    tags = [f'<script src="{esc(SEASONS_DIR)}/{esc(season)}.js"></script>' for season in seasons]
     return "".join(tags) + f'<script src="{esc(FILLER)}"></script>'
 
 
