@@ -61,6 +61,8 @@ def test_the_sharing_ends_with_the_run(sample_site: Path, tmp_path: Path) -> Non
     forget_run("run-a")  # another run's end leaves this one's inputs
     assert season_family(resource, season, "quality", "run-b")[1] is second
     forget_run("run-b")
-    assert season_family(resource, season, "quality", "run-b")[1] is not second
-    assert season_family(resource, season, "quality")[1] is not second  # no run: no sharing
+    _, third = season_family(resource, season, "quality", "run-b")
+    assert third is not second  # the run ended: its inputs are read again
+    assert season_family(resource, season, "quality")[1] is not third  # no run: its own
+    assert season_family(resource, season, "quality", "run-b")[1] is third  # the run's kept
     forget_run("run-b")

@@ -29,15 +29,15 @@ _SHARED: tuple[str, str, str, SeasonInputs] | None = None
 
 def _inputs(warehouse: WarehouseResource, season: str, run_id: str | None) -> SeasonInputs:
     """The run's shared inputs of `season` (new ones for another run, season or
-    warehouse); fresh inputs when no run is given."""
+    warehouse); fresh inputs of its own to a call without a run (the run's are kept)."""
     global _SHARED
+    if run_id is None:
+        return SeasonInputs(warehouse.warehouse, season, warehouse.parameters)
     path = str(warehouse.warehouse.path.resolve())
-    if run_id is not None and _SHARED is not None:
-        run, file, shared_season, inputs = _SHARED
-        if (run, file, shared_season) == (run_id, path, season):
-            return inputs
+    if _SHARED is not None and _SHARED[:3] == (run_id, path, season):
+        return _SHARED[3]
     inputs = SeasonInputs(warehouse.warehouse, season, warehouse.parameters)
-    _SHARED = None if run_id is None else (run_id, path, season, inputs)
+    _SHARED = (run_id, path, season, inputs)
     return inputs
 
 
