@@ -10,7 +10,9 @@ every process loads the compiled code from the cache.
 
 `warm_compiled` calls the public functions that run them on a tiny season, with the
 argument types the builds give them (the functions cast their arrays to fixed dtypes), so
-one call compiles each loop's single signature. `tests/test_warm.py` checks that every
+one call compiles each loop's single signature (`transforms.series._criteria_matrix` always
+hands a writable copy: a read-only view of Polars' memory would be a second signature).
+`tests/test_warm.py` checks that every
 compiled function of `transforms/` has been compiled by it: a new compiled loop must be
 reached from here.
 """
@@ -24,12 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 import polars as pl
 
 import transforms
 from pipelines.reference.series import load_series_params, load_series_quotas
-from transforms import series_provisional
 from transforms.series import duplicate_event_scores
 from transforms.series_provisional import provisional_changes
 
@@ -38,11 +38,8 @@ REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 
 def warm_compiled() -> None:
     """Every compiled loop of `transforms/` called once (compiled, or loaded from the cache)
-    for each signature a build may give it. `_provisional_steps` has two: the criteria
-    matrix Polars hands over (`_criteria_matrix`) is a read-only zero-copy view or a
-    writable copy depending on where Polars happened to put the columns in memory (seen
-    both ways on the same tiny season), and Numba compiles one version for each: the
-    warm-up passes it both ways."""
+    for the signature a build gives it (one each: the criteria matrix of
+    `_provisional_steps` is always a writable copy, `transforms.series._criteria_matrix`)."""
     params = load_series_params(REFERENCE)
     quotas = load_series_quotas(REFERENCE)
     new = pl.DataFrame({"player_id": ["n"], "federation": ["FRA"]})
@@ -69,19 +66,7 @@ def warm_compiled() -> None:
         }
     )
     scores = duplicate_event_scores(results, events)
-    matrix = series_provisional._criteria_matrix
-    for writable in (True, False):
-
-        def criteria(frame: pl.DataFrame, writable: bool = writable) -> np.ndarray:
-            values = np.array(matrix(frame), order="C", copy=True)
-            values.setflags(write=writable)
-            return values
-
-        series_provisional._criteria_matrix = criteria
-        try:
-            provisional_changes(scores, events, quotas, params, new)
-        finally:
-            series_provisional._criteria_matrix = matrix
+    provisional_changes(scores, events, quotas, params, new)
 
 
 def compiled_functions() -> dict[str, Any]:

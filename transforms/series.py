@@ -390,9 +390,12 @@ def _cascade_codes(criteria: np.ndarray, bounds: Mapping[int, int]) -> np.ndarra
 
 
 def _criteria_matrix(frame: pl.DataFrame) -> np.ndarray:
-    """(5, n) Float64 array of %N1–%N4 and PC (nulls as NaN) for `_cascade_codes`."""
+    """(5, n) Float64 array of %N1–%N4 and PC (nulls as NaN) for `_cascade_codes`, always a
+    writable C-ordered copy: Polars hands over a read-only zero-copy view or a writable copy
+    depending on where its columns happen to lie in memory, and Numba compiles one version of
+    a compiled loop for each (about 6 CPU seconds more in a process without its cache)."""
     matrix = frame.select(pl.col(c).cast(pl.Float64) for c in _CRITERION_COLUMNS).to_numpy()
-    return np.ascontiguousarray(matrix.T, dtype=np.float64)
+    return np.array(matrix.T, dtype=np.float64, order="C", copy=True)
 
 
 def _cascade(standings: pl.DataFrame, population: int, quotas: SeriesQuotas) -> pl.DataFrame:
