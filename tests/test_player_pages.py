@@ -251,11 +251,11 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
     sample_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The pages written by two worker processes (spawned, each given a chunk's rows cut
-    down to its players) are the bytes the build wrote in one process. A chunk of players
-    goes to the workers from `PARALLEL_FROM` pages to render; here from one, the sample's
-    120 largest pages missing from a copy of the built folder (the others unchanged: not
-    rendered again), the players taken by chunks of 40 (read from the warehouse chunk by
-    chunk, the progress counted in players)."""
+    down to its players) are the bytes the build wrote in one process. The pages go to
+    the workers from `PARALLEL_FROM` pages to examine (their sources changed); here from
+    one, the sample's 120 largest pages missing from a copy of the built folder (the others
+    unchanged: neither read nor rendered again), by chunks of 40 (each read from the
+    warehouse alone)."""
     from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
 
@@ -273,9 +273,8 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
         lambda done, total: progress.append((done, total)),
         workers=2,
     )
-    players = len(list(built.glob("*.html")))
-    chunks = [(min(done, players), players) for done in range(40, players + 40, 40)]
-    assert written.rendered == 120 and progress == chunks
+    # only the missing pages are examined (the others' sources unchanged), 40 at a time
+    assert written.rendered == 120 and progress == [(40, 120), (80, 120), (120, 120)]
     expected = {p.relative_to(built): p.read_bytes() for p in built.rglob("*") if p.is_file()}
     got = {
         p.relative_to(tmp_path / "joueurs"): p.read_bytes()
@@ -314,3 +313,112 @@ def test_a_page_is_the_same_whatever_chunk_builds_it(sample_site: Path) -> None:
     assert "<h2>Tournois</h2>" not in page and "<h2>Listes de classement</h2>" not in page
     name = d.player_rows[ids[0]].row(0, named=True)["name"]
     assert f'<header class="page"><h1>{esc(name)}</h1></header>' in page
+
+
+# ------------------------------------------- what a page is made from (issue 25, item 2)
+
+
+def test_the_pages_read_no_table_their_sources_leave_out(
+    sample_site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every table a chunk's pages read (their own and the blocks') is fingerprinted
+    (`_fingerprints`): read for the chunk's players, or whole and counted for every page,
+    or counted where it shows (players, events, rejected exports). A block reading a new
+    table fails here until the fingerprints count it."""
+    import duckdb
+
+    from pipelines.reports import player_pages
+    from pipelines.reports.data import ReportData
+
+    read: list[str] = []
+    for cls in (ReportData, player_pages._PlayersData):
+        real = cls.table
+
+        def spy(self: ReportData, name: str, real: Any = real) -> pl.DataFrame:
+            read.append(name)
+            return real(self, name)
+
+        monkeypatch.setattr(cls, "table", spy)
+    whole = ReportData.open(sample_site / "w.duckdb")
+    common = player_pages._shared(whole)
+    ids = sorted(common.players["player_id"].to_list())[:30]
+    with duckdb.connect(str(sample_site / "w.duckdb"), read_only=True) as connection:
+        reader = player_pages._Reader(sample_site / "w.duckdb", connection)
+        d = player_pages._load(player_pages._PlayersData(whole, reader, ids), common)
+    counted = {*player_pages.PLAYER_TABLES, *player_pages.WHOLE_TABLES}
+    counted |= set(player_pages.OTHER_TABLES)
+    assert set(read) - counted == set()
+    assert {"results", "circuit_points", "mort_subite_results"} <= set(read)
+    assert sorted(d.players["player_id"].to_list()) == ids
+
+
+def test_a_players_sources_move_with_what_their_page_shows_only(
+    sample_site: Path, tmp_path: Path
+) -> None:
+    """A player's own sources change with an event of theirs (its name) and with a value
+    their page writes (a cote), not with a rank it reads from the season file nor with
+    another player's rows; the common part changes with a table the blocks read whole."""
+    import duckdb
+
+    from pipelines.reports import player_pages
+    from pipelines.reports.data import ReportData
+
+    copy = tmp_path / "w.duckdb"
+    shutil.copy2(sample_site / "w.duckdb", copy)
+    common = player_pages._shared(ReportData.open(copy))
+
+    def sources() -> tuple[str, dict[str, str]]:
+        with duckdb.connect(str(copy), read_only=True) as connection:
+            return player_pages._fingerprints(connection, common, "code")
+
+    first, own = sources()
+    assert sources() == (first, own)  # the same warehouse, the same sources
+    with duckdb.connect(str(copy)) as connection:
+        pid, tid = connection.sql(
+            "SELECT player_id, tournament_id FROM cote_history ORDER BY rowid LIMIT 1"
+        ).fetchall()[0]
+        played = {
+            r[0]
+            for r in connection.sql(
+                "SELECT DISTINCT player_id FROM results WHERE tournament_id = ?", params=[tid]
+            ).fetchall()
+        }
+        other = connection.sql(
+            "SELECT player_id FROM cote_ranking WHERE player_id <> ? ORDER BY rowid LIMIT 1",
+            params=[pid],
+        ).fetchall()[0][0]
+    with duckdb.connect(str(copy)) as connection:
+        connection.execute(
+            "UPDATE cote_ranking SET rank = rank + 1000 WHERE player_id = ?", [other]
+        )
+    assert sources() == (first, own)  # a rank: shown from the season file
+    with duckdb.connect(str(copy)) as connection:
+        connection.execute(
+            "UPDATE tournaments SET tournament_name = 'Autre nom' WHERE tournament_id = ?", [tid]
+        )
+    common_part, renamed = sources()
+    assert common_part == first and pid in played
+    assert {p for p in own if renamed.get(p) != own[p]} == played & set(own)
+    with duckdb.connect(str(copy)) as connection:
+        connection.execute(
+            "UPDATE cote_history SET cote_after = cote_after + 1 WHERE player_id = ? "
+            "AND tournament_id = ?",
+            [pid, tid],
+        )
+    assert {p for p in own if sources()[1].get(p) != renamed[p]} == {pid}
+    with duckdb.connect(str(copy)) as connection:
+        connection.execute("DELETE FROM mort_subite_standings WHERE rowid = 0")
+    assert sources()[0] != first
+
+
+def test_a_season_files_licences_are_written_as_json_writes_them() -> None:
+    """A season file names each licence as `json.dumps` does (`_js_string` skips its
+    cost for a plain licence only)."""
+    from pipelines.reports.player_seasons import _js_string
+
+    texts = ["123456", "AB-12.x", "", "a b", 'a"b', "x\\y", "Élodie", "tab\there", "</script>"]
+    assert [_js_string(t) for t in texts] == [json.dumps(t, ensure_ascii=False) for t in texts]
+    assert season_file_text("2023-2024", [("12", '{"c":"1"}'), ('"', "{}")]) == (
+        '(window.classementSaisons = window.classementSaisons || {})["2023-2024"] = {\n'
+        '"12":{"c":"1"},\n"\\"":{}\n};\n'
+    )

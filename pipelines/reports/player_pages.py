@@ -26,8 +26,8 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   tournament (207 pages rendered, the same bytes and digests as a full rewrite): 2,6 CPU-s
   where reading every player's rows first took 3,9 (and 6,2 chunk by chunk without the
   fingerprints).
-- A chunk of `PARALLEL_FROM` pages to render or more (a full build, not a new tournament)
-  is rendered and written by `WORKERS` processes started fresh at the first such chunk
+- From `PARALLEL_FROM` pages to examine (a full build, not a new tournament), the pages
+  are rendered and written by `WORKERS` processes started fresh at the first chunk to render
   ("spawn": the build process holds DuckDB's and Polars' thread pools, never forked), each
   sent the chunk's rows cut down to its players (`_restricted`), at most `WORKERS` + 1
   chunks in flight (`_Pool`). The same bytes (tests/test_player_pages.py). A worker runs
@@ -1070,10 +1070,10 @@ class _Chunk:
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
 WORKERS = 2  # processes rendering and writing the pages of a large build
-# pages of a chunk to render from which they go to the workers, started then (a fresh
-# interpreter each, importing this module: about a second of CPU): a new tournament
-# renders a few hundred pages in all, a few dozen per chunk
-PARALLEL_FROM = CHUNK // 2
+# pages to examine (their sources changed) from which the workers pay for their start (a
+# fresh interpreter each, importing this module: about a second of CPU): a new tournament
+# examines a few hundred, the sample's build 1,211
+PARALLEL_FROM = 2 * CHUNK
 
 
 def _tournament_cells(d: _PlayerData) -> tuple[_Cell, ...]:
@@ -1453,9 +1453,9 @@ def write_player_pages(
     or is missing; remove pages of players gone. The players are taken by chunks of
     `CHUNK` (by licence): a chunk's rows are read from the warehouse (`_PlayersData`), its
     pages' digests computed, the changed ones rendered, then the next. `progress(done,
-    total)` is called as chunks are done (players). With `workers` > 1, a chunk of at least
-    `PARALLEL_FROM` pages to render is rendered and written by that many worker processes
-    (`_Pool`), the same bytes."""
+    total)` is called as chunks are done (pages examined). With `workers` > 1 and at least
+    `PARALLEL_FROM` pages to examine, the pages are rendered and written by that many worker
+    processes (`_Pool`), the same bytes."""
     common = _shared(data)
     folder = reports / PLAYERS_DIR
     folder.mkdir(parents=True, exist_ok=True)
@@ -1487,6 +1487,7 @@ def write_player_pages(
             and before_own.get(names[pid]) == own[pid]
         }
         examined = [pid for pid in ids if pid not in digests]
+        parallel = workers > 1 and len(examined) >= PARALLEL_FROM
         reader = _Reader(warehouse.path, connection)
         for start in range(0, len(examined), CHUNK):
             group = examined[start : start + CHUNK]
@@ -1500,7 +1501,7 @@ def write_player_pages(
             ]
             rendered += len(todo)
             paths = [folder / names[pid] for pid in todo]
-            if todo and workers > 1 and len(todo) >= PARALLEL_FROM:
+            if todo and parallel:
                 pool.render(d, todo, paths)
             elif todo:
                 _render_group(d, todo, paths)
@@ -1528,7 +1529,12 @@ def write_player_pages(
         "players": {names[p]: own[p] for p in sorted(own) if p in names},
     }
     write_atomic(folder / SOURCES_FILE, json.dumps(sources, indent=0, sort_keys=True))
-    return PagesWritten(total=len(written), rendered=rendered, shared_files=shared_files)
+    return PagesWritten(
+        total=len(written),
+        rendered=rendered,
+        shared_files=shared_files,
+        examined=len(examined),
+    )
 
 
 def _render_group(d: _PlayerData, group: list[str], paths: Sequence[Path]) -> None:
@@ -1545,6 +1551,7 @@ class PagesWritten:
     total: int  # pages of the site
     rendered: int  # rendered this time (the others were unchanged)
     shared_files: int = 0  # season files (and their filler) written this time
+    examined: int = 0  # pages whose sources changed: read and their digest computed
 
 
 def _write_page(path: Path, text: str) -> None:
@@ -1620,9 +1627,9 @@ def _render_chunk(task: _Task) -> int:
 
 
 class _Pool:
-    """The worker processes rendering and writing the pages of large chunks, started at
-    the first such chunk (a new tournament renders a few pages in this process and starts
-    none). The build process holds DuckDB's and Polars' thread pools: the workers are
+    """The worker processes rendering and writing the pages of a large build, started at
+    its first chunk to render (a new tournament renders its pages in this process and
+    starts none). The build process holds DuckDB's and Polars' thread pools: the workers are
     started fresh ("spawn"), never forked. A worker gets a chunk's rows cut down to the
     players it renders (`_part`, pickled); at most `workers` + 1 chunks are in flight:
     the memory held is a few chunks', not the site's."""

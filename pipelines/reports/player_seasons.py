@@ -23,6 +23,7 @@ Decisions taken here (issue 25):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -176,10 +177,19 @@ def season_records(
     )
 
 
+# a text JSON writes as it is between quotes (a licence, nearly always): no escape to make
+_PLAIN = re.compile(r"[0-9A-Za-z _.-]*\Z")
+
+
+def _js_string(text: str) -> str:
+    """`json.dumps(text, ensure_ascii=False)`, without its cost for a plain text."""
+    return f'"{text}"' if _PLAIN.match(text) else json.dumps(text, ensure_ascii=False)
+
+
 def season_file_text(season: str, records: Iterable[tuple[str, str]]) -> str:
     """The JavaScript of a season file: its records (licence, JSON) added to
     `window.classementSaisons`."""
-    body = ",\n".join(f"{json.dumps(pid, ensure_ascii=False)}:{record}" for pid, record in records)
+    body = ",\n".join(f"{_js_string(pid)}:{record}" for pid, record in records)
     return (
         "(window.classementSaisons = window.classementSaisons || {})"
         f"[{json.dumps(season, ensure_ascii=False)}] = {{\n{body}\n}};\n"

@@ -136,6 +136,7 @@ def player_pages(
         metadata={
             "pages": written.total,
             "rendered": written.rendered,
+            "examined": written.examined,
             "season_files_written": written.shared_files,
             "folder": dg.MetadataValue.path(str(warehouse.reports / "joueurs")),
         }
