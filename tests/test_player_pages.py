@@ -371,6 +371,10 @@ def test_a_players_sources_move_with_what_their_page_shows_only(
         with duckdb.connect(str(copy), read_only=True) as connection:
             return player_pages._fingerprints(connection, common, "code")
 
+    def change(sql: str, *params: object) -> None:
+        with duckdb.connect(str(copy)) as connection:
+            connection.execute(sql, list(params))
+
     first, own = sources()
     assert sources() == (first, own)  # the same warehouse, the same sources
     with duckdb.connect(str(copy)) as connection:
@@ -387,27 +391,21 @@ def test_a_players_sources_move_with_what_their_page_shows_only(
             "SELECT player_id FROM cote_ranking WHERE player_id <> ? ORDER BY rowid LIMIT 1",
             params=[pid],
         ).fetchall()[0][0]
-    with duckdb.connect(str(copy)) as connection:
-        connection.execute(
-            "UPDATE cote_ranking SET rank = rank + 1000 WHERE player_id = ?", [other]
-        )
+    change("UPDATE cote_ranking SET rank = rank + 1000 WHERE player_id = ?", other)
     assert sources() == (first, own)  # a rank: shown from the season file
-    with duckdb.connect(str(copy)) as connection:
-        connection.execute(
-            "UPDATE tournaments SET tournament_name = 'Autre nom' WHERE tournament_id = ?", [tid]
-        )
+    change("UPDATE tournaments SET tournament_name = 'Autre nom' WHERE tournament_id = ?", tid)
     common_part, renamed = sources()
     assert common_part == first and pid in played
     assert {p for p in own if renamed.get(p) != own[p]} == played & set(own)
-    with duckdb.connect(str(copy)) as connection:
-        connection.execute(
-            "UPDATE cote_history SET cote_after = cote_after + 1 WHERE player_id = ? "
-            "AND tournament_id = ?",
-            [pid, tid],
-        )
-    assert {p for p in own if sources()[1].get(p) != renamed[p]} == {pid}
-    with duckdb.connect(str(copy)) as connection:
-        connection.execute("DELETE FROM mort_subite_standings WHERE rowid = 0")
+    change(
+        "UPDATE cote_history SET cote_after = cote_after + 1 WHERE player_id = ? "
+        "AND tournament_id = ?",
+        pid,
+        tid,
+    )
+    changed = sources()[1]
+    assert {p for p in own if changed.get(p) != renamed[p]} == {pid}
+    change("DELETE FROM mort_subite_standings WHERE rowid = 0")
     assert sources()[0] != first
 
 
