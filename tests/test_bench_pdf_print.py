@@ -1,5 +1,5 @@
 """benchmarks.pdf_print (issue 25): the kinds of Chromium's processes, and one sample of a
-real child process's CPU and memory (the child waits until sampled: no timing)."""
+real child process's CPU and memory, or its CPU alone (the child waits until sampled: no timing)."""
 
 from __future__ import annotations
 
@@ -46,11 +46,14 @@ def test_a_sample_reads_a_child_s_cpu_and_memory_and_sums_them_by_kind() -> None
     )
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == b"pr\xc3\xaat"
+        cpu_only = Usage()
+        sample(psutil.Process(), cpu_only, memory=False)
         usage = Usage()
         sample(psutil.Process(), usage)
     finally:
         child.communicate(b"")
-    assert usage.cpu[child.pid] >= 0.05
+    assert usage.cpu[child.pid] >= 0.05 and cpu_only.cpu[child.pid] >= 0.05
+    assert cpu_only.pss == cpu_only.rss == cpu_only.largest == 0
     assert usage.kinds[child.pid] == process_kind([sys.executable])
     assert usage.rss >= 64 * MIB and usage.pss >= 64 * MIB and usage.largest >= 64 * MIB
     usage.cpu[1] = 1.5
@@ -60,3 +63,4 @@ def test_a_sample_reads_a_child_s_cpu_and_memory_and_sums_them_by_kind() -> None
     text = report(3, 12.34, usage)
     assert text.startswith("Impression de 3 PDF : 12,3 s (horloge)")
     assert "plus gros processus 0,0" in text and "renderer" in text
+    assert "la mesure elle-même : 0,0 s de CPU" in text
