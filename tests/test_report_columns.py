@@ -14,6 +14,7 @@ import pytest
 from pipelines.reports.charts import (
     cote_trajectories,
     elo_trajectories,
+    french_columns,
     french_numbers,
     season_trajectories,
 )
@@ -64,6 +65,36 @@ def test_french_numbers_examples() -> None:
         "−0,0",
         "+3,0",
     ]
+
+
+def test_french_columns_are_french_numbers_of_each_column() -> None:
+    # columns sharing values (a rating before and after), an integer column beside the
+    # floats, the same column asked with and without its sign and with other decimals
+    floats = pl.Series(FLOATS, dtype=pl.Float64)
+    frame = pl.DataFrame(
+        {
+            "before": floats,
+            "after": floats.reverse(),
+            "delta": floats.shift(1),
+            "games": pl.Series(INTS + [7] * (len(FLOATS) - len(INTS)), dtype=pl.Int64),
+        }
+    )
+    wanted = [
+        ("before", 1, False),
+        ("after", 1, False),
+        ("delta", 1, True),
+        ("before", 2, False),
+        ("before", 1, True),
+        ("games", 0, False),
+        ("games", 0, True),
+        ("after", 1, False),
+    ]
+    got = french_columns(frame, wanted)
+    assert set(got) == set(wanted)
+    for column, decimals, signed in wanted:
+        expected = french_numbers(frame[column], decimals, signed=signed)
+        assert got[(column, decimals, signed)].to_list() == expected.to_list()
+        assert got[(column, decimals, signed)].name == column
 
 
 def _events(n: int) -> dict[str, list[object]]:

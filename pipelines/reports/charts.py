@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -222,6 +222,38 @@ def french_numbers(values: pl.Series, decimals: int = 0, *, signed: bool = False
     return frame.select(shown.alias(values.name)).to_series()
 
 
+def french_columns(
+    frame: pl.DataFrame, columns: Sequence[tuple[str, int, bool]]
+) -> dict[tuple[str, int, bool], pl.Series]:
+    """`french_numbers(frame[column], decimals, signed=signed)` of each (column, decimals,
+    signed) of `columns`, the same texts: the columns of one dtype and number of decimals
+    written in one call on their concatenation (a value shared by several columns, as a
+    rating before and after an event, formatted once), the sign set per column."""
+    groups: dict[tuple[pl.DataType, int], list[tuple[str, int, bool]]] = {}
+    for spec in dict.fromkeys(columns):
+        groups.setdefault((frame.schema[spec[0]], spec[1]), []).append(spec)
+    out: dict[tuple[str, int, bool], pl.Series] = {}
+    for (_, decimals), specs in groups.items():
+        names = list(dict.fromkeys(column for column, _, _ in specs))
+        texts = french_numbers(pl.concat([frame[c] for c in names]), decimals)
+        for at, column in enumerate(names):
+            values = frame[column]
+            text = texts.slice(at * frame.height, frame.height).alias(column)
+            for spec in specs:
+                if spec[0] == column:
+                    out[spec] = _signed(values, text) if spec[2] else text
+    return out
+
+
+def _signed(values: pl.Series, text: pl.Series) -> pl.Series:
+    """`text` (`french_numbers(values)`) with « + » before each positive value."""
+    positive = pl.col("value") > 0
+    if values.dtype.is_float():
+        positive &= ~pl.col("value").is_nan()
+    shown = pl.when(positive).then(pl.lit("+") + pl.col("text")).otherwise(pl.col("text"))
+    return pl.DataFrame({"value": values, "text": text}).select(shown.alias(text.name)).to_series()
+
+
 def plotly_expr(expr: pl.Expr) -> pl.Expr:
     """`plotly_text` of a text column (a missing value as "")."""
     for unsafe, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
@@ -237,9 +269,31 @@ def season_trajectories(
     players at once (a season report: thousands of players; a player page keeps the
     row-by-row functions)."""
     h = history
+    numbers = {
+        "cote": (
+            ("cote_before", 0, False),
+            ("cote_after", 0, False),
+            ("pe", 0, False),
+            ("bonus", 0, False),
+            ("pj", 0, True),
+            ("rank", 0, False),
+            ("players", 0, False),
+        ),
+        "elo": (
+            ("rating_before", 1, False),
+            ("rating_after", 1, False),
+            ("delta", 1, True),
+            ("score", 1, False),
+            ("games", 0, False),
+            ("expected", 2, False),
+        ),
+    }
+    if kind not in numbers:
+        raise ValueError(f"no trajectory of kind {kind!r}")
+    texts = french_columns(h, numbers[kind])
 
     def n(column: str, decimals: int = 0, signed: bool = False) -> pl.Expr:
-        return pl.lit(french_numbers(h[column], decimals, signed=signed))
+        return pl.lit(texts[(column, decimals, signed)])
 
     if kind == "cote":
         before, after, decimals = "cote_before", "cote_after", 0
