@@ -309,7 +309,7 @@ def _provisional_steps(
     criteria, n_total = row_values.shape[0], codes.size
     occupied, current, state, previous_codes, previous_values = work
     out_k, out_i, out_code, out_value = out
-    emitted = 0
+    emitted = np.int64(0)  # not the literal 0: a second compiled signature of _emit
     one = np.uint64(1)
     for k in range(cuts.size - 1):
         lo, hi = cuts[k], cuts[k + 1]
