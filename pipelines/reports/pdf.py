@@ -30,7 +30,7 @@ What printing a long report costs (a season report of 20,000 players: 11,600 tab
   wide circuit tables lost their last tournaments);
 - the footer is a CSS margin box of the page (`FOOTER_CSS`), not Playwright's footer
   template (a document of its own for each printed page: 274 parsed, styled, laid out);
-- long pages print one at a time, the next one loading in its own tab meanwhile
+- long pages print apart from the others, the next one loading in its own tab meanwhile
   (`_LongPages`): the loading (reading, plotly.js, the charts: about half of a season
   report's 8 CPU-s) runs on the other core, for about 0.35 GiB more at the peak;
 - left: the print layout of every row (fragmented into pages: about 0.9 GiB of the
@@ -42,6 +42,20 @@ PSS of its processes together 2.10 -> 1.88 GiB, largest process 1.64 -> 1.24 GiB
 same PDFs byte for byte (and the sample's 11). The 10 circuit pages: 15 CPU-s either way.
 Typst for the whole-field lists does not win: their 11,300 rows alone (158 pages) took
 it 4.3 to 5.8 CPU-s and 0.9 to 1.2 GiB (fixed or automatic column widths).
+Long pages print two at a time (`LONG_PRINTING`; at most three open, `_LongPages`).
+Printed one at a time, the next one loading beside it, the other core idled once that
+page was loaded (its loading, reading, plotly.js and the charts, is about a third of the
+report's CPU; the printing, one core's layout and painting, the rest): the printing chain
+set the pace, ~14.5 s of one core a season report of 20,000 players on the machine of
+2 Dec, when its whole CPU, about 27 s there (Chromium's processes together), is ~13.5 s
+of two. Measured with `python -m benchmarks.pdf_print` on 4 such season reports (copies
+of the s20 run's) on that 2-core machine at a load of 17 to 20 from other work (the
+wall-clock time then flatters the parallel printing, which takes a larger share of a
+busy machine; on a quiet one, about the 7 % of 14.5 -> 13.5 s), one at a time -> two:
+149 -> 132 s and 124 -> 114 s of wall-clock time in two pairs of runs, Chromium's CPU
+93 -> 87 s and 90 -> 89 s, peak PSS of its processes together 2.1 -> 2.7 and 3.0 GiB
+(the largest process the same, 1.4 GiB: each page has a renderer of its own), the same
+PDFs byte for byte.
 """
 
 from __future__ import annotations
@@ -243,12 +257,17 @@ def print_workers() -> int:
 
 # A page holding this many table rows or more is long: printing it is the memory of a
 # build (a season report of 20,000 players, 11,600 rows: Chromium's processes reach about
-# 1.5 GiB together, their PSS, 1.2 GiB of it the page's; 0.35 GiB once loaded). Long
-# pages print one at a time, the next one loading meanwhile (`_LongPages`); the smaller
-# pages (the circuits', most seasons') print side by side.
+# 1.5 GiB together, their PSS, 1.2 GiB of it the page's renderer; 0.35 GiB once loaded).
+# Long pages print `LONG_PRINTING` at a time, one more loading meanwhile when there are
+# workers for it (`_LongPages`); the smaller pages (the circuits', most seasons') print
+# side by side.
 ALONE_ROWS = 4_000
-# How many long pages are open at once: the one printing and the next one loading.
-LONG_OPEN = 2
+# How many long pages print at once: two, one a core (a page's layout and painting for
+# the paper run on one core), each in a renderer of its own (the largest process of the
+# printing is one page's whatever the number).
+LONG_PRINTING = 2
+# How many long pages are open at once: those printing and the next one loading.
+LONG_OPEN = LONG_PRINTING + 1
 
 
 def _is_long(html_path: Path) -> bool:
@@ -258,12 +277,12 @@ def _is_long(html_path: Path) -> bool:
 
 class _LongPages:
     """The limits of the long pages (`ALONE_ROWS`): at most `LONG_OPEN` open at once, and
-    one printing at a time. A long page's loading (reading, scripts, charts: a third of
-    its time) runs beside the printing of the one before it, on the other core."""
+    `LONG_PRINTING` printing at a time. A long page's loading (reading, scripts, charts: a
+    third of its CPU) runs beside the printing of the others."""
 
     def __init__(self) -> None:
         self.opened = asyncio.Semaphore(LONG_OPEN)
-        self.printing = asyncio.Lock()
+        self.printing = asyncio.Semaphore(LONG_PRINTING)
 
     @contextlib.asynccontextmanager
     async def open(self, long: bool) -> AsyncIterator[None]:
@@ -419,7 +438,7 @@ def page_title(html: bytes) -> str:
 
 async def _print(job: _Job) -> list[Path]:
     """`job.workers` tasks take the pages in order, each printing one page at a time in
-    its own tab of the one browser (a long page alone: `ALONE_ROWS`); the first error
+    its own tab of the one browser (long pages: `ALONE_ROWS`); the first error
     cancels the others and is raised."""
     from playwright.async_api import async_playwright
 
