@@ -30,7 +30,7 @@ from pipelines.build_state import (
     save_state,
 )
 from pipelines.ingest.bounds import LATE_DATE
-from pipelines.ingest.raw import listing, stated
+from pipelines.ingest.raw import listing, save_stated, stated
 from pipelines.locks import exclusive
 from pipelines.paths import default_cache, default_quarantine
 from pipelines.progress import PROGRESS, throttled
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from pipelines.resources import WarehouseResource
 
 Printer = Callable[[str], None]
+# the raw folder's content hashes kept for the next build (`pipelines.ingest.raw.stated`)
+RAW_HASHES = "raw_hashes.json"
 
 
 def _import_dagster() -> None:
@@ -282,8 +284,11 @@ def run_build(
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
     reference_date = (as_of or dt.date.today()).isoformat()
-    # the listing and the hashes stated below are the ingest's too (`pipelines.ingest.raw.stated`)
-    with exclusive(warehouse_path), stated(raw_dir, seen):
+    # the listing and the hashes stated below are the ingest's too (`pipelines.ingest.raw.stated`);
+    # a file whose stat is the one it had when the last build hashed it is not read again
+    # (`raw_hashes.json`), but in a full build
+    known = cache / RAW_HASHES
+    with exclusive(warehouse_path), stated(raw_dir, seen, None if full else known):
         if recover(warehouse_path, reports_dir, emit):
             forget_state(cache)
         params = load_parameters(reference_dir)
@@ -335,6 +340,7 @@ def run_build(
             cache,
             BuildState(inputs, outputs_digest(warehouse_path, reports_dir, quarantine), state),
         )
+        save_stated(known)
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -10,7 +10,9 @@ depends on, and the build's summary. The key hashes:
   the date is never trusted alone), stated *before* the build reads them, so that a
   file changed while a build runs is read by the next one (the build's ingest takes up
   these hashes for the files whose stat has not changed since: `pipelines.ingest.raw.
-  stated`; each export is read for its hash once a build);
+  stated`; each export is read for its hash once a build at most, and not at all when its
+  device, inode, size, modification and change times are those it had when the last
+  build hashed it: the change time moves on every write, whatever date is set back);
 - the project's code and rule parameters (`pipelines/`, `transforms/`, the reference
   folder), the versions of the packages computing them, the reproducible-build date
   (`SOURCE_DATE_EPOCH`);

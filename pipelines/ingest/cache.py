@@ -9,7 +9,10 @@ on the new files alone when a build only adds files that provably touch no old o
 size, modification time and inode are only a shortcut that can never hide a change: a file
 whose stat differs is read again without being hashed first, and one whose stat is the
 same is hashed all the same (an export rewritten at the same size with its old date, by
-`cp -p`, `rsync -t` or `touch -r`, is read again). The cache is thrown away
+`cp -p`, `rsync -t` or `touch -r`, is read again) — within a build, by its hash stated by
+the build (`pipelines.ingest.raw.stated`), which is the last build's when the file's
+device, inode, size, modification and change times are all the ones it had then (the
+change time moves on every write, whatever date is set back). The cache is thrown away
 when the ingest's code, the table registry or the reference data change. It lives beside
 the warehouse (`<warehouse>.cache/ingest/`), is derived data only, and can be deleted at any
 time. A kind's typed rows are kept in parts (`_MAX_PARTS`): a build that only adds exports

@@ -1,0 +1,86 @@
+"""The raw folder's content hashes kept between builds (`pipelines.ingest.raw.stated`): a
+file whose stat is the one it had when the last build hashed it is not read again; any
+other file is (the change time tells a rewrite whatever its size and date say)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import pipelines.ingest.raw as raw_module
+from pipelines.build_state import raw_digest
+from pipelines.ingest.raw import content_hash, listing, save_stated, stated, stated_reads
+
+
+def _folder(tmp_path: Path) -> Path:
+    raw = tmp_path / "raw"
+    (raw / "2023-2024").mkdir(parents=True)
+    for name, score in (("D1", 912), ("D2", 845), ("C1", 700)):
+        (raw / "2023-2024" / f"{name}.csv").write_text(
+            f"tournament_id;licence;score\n{name};100;{score}\n", encoding="utf-8"
+        )
+    return raw
+
+
+def _state(raw: Path, known: Path | None, keep: Path) -> tuple[str, int]:
+    """The folder's digest stated as a build states it, and how many files were read."""
+    with stated(raw, listing(raw), known):
+        digest = raw_digest(raw)
+        reads = stated_reads()
+        save_stated(keep)
+    return digest, reads
+
+
+def test_an_untouched_file_is_not_read_again_and_a_rewritten_one_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(raw_module, "_SETTLED_NS", 50_000_000)
+    raw = _folder(tmp_path)
+    time.sleep(0.1)  # the files settled: their hashes are kept
+    known = tmp_path / "raw_hashes.json"
+    first, reads = _state(raw, known, known)
+    assert reads == 3
+
+    assert _state(raw, known, known) == (first, 0)  # nothing read
+
+    # new bytes at the same size, the modification time set back: the change time moved
+    export = raw / "2023-2024" / "D1.csv"
+    info = export.stat()
+    export.write_bytes(export.read_bytes().replace(b";912", b";913"))
+    os.utime(export, ns=(info.st_atime_ns, info.st_mtime_ns))
+    after = export.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ino,
+    )
+    changed, reads = _state(raw, known, known)
+    assert reads == 1 and changed != first
+    with stated(raw, listing(raw)):  # nothing known: every file hashed
+        assert raw_digest(raw) == changed and stated_reads() == 3
+        assert raw_module.stated_hash(export) == content_hash(export)
+
+
+def test_a_hash_taken_just_after_a_write_is_not_kept(tmp_path: Path) -> None:
+    """A file written in the last moments before it was hashed could be written again
+    with the same stat: its hash is not kept, the next build reads it again."""
+    raw = _folder(tmp_path)
+    known = tmp_path / "raw_hashes.json"
+    first, reads = _state(raw, known, known)
+    assert reads == 3
+    assert _state(raw, known, known) == (first, 3)
+
+
+def test_a_damaged_record_of_hashes_reads_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(raw_module, "_SETTLED_NS", 50_000_000)
+    raw = _folder(tmp_path)
+    time.sleep(0.1)
+    known = tmp_path / "raw_hashes.json"
+    first, _ = _state(raw, known, known)
+    known.write_text("{", encoding="utf-8")
+    assert _state(raw, known, tmp_path / "again.json") == (first, 3)
