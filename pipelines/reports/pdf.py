@@ -56,6 +56,18 @@ busy machine; on a quiet one, about the 7 % of 14.5 -> 13.5 s), one at a time ->
 93 -> 87 s and 90 -> 89 s, peak PSS of its processes together 2.1 -> 2.7 and 3.0 GiB
 (the largest process the same, 1.4 GiB: each page has a renderer of its own), the same
 PDFs byte for byte.
+Where a season report's ~27 CPU-s go on that machine (Chromium traces of one report):
+renderer ~20 s, its main thread loading ~6.5 s (the charts' scripts 2.8 s, plotly.js
+1.8 s when not yet compiled, the HTML's parsing 1.4 s) and printing ~10 s (style 1.1 s,
+layout for the paper 4.2 to 4.7 s, pre-paint 0.6 s, painting 307 pages 1.5 to 2 s, the
+screen's style and layout back after the printing 1 s); the browser, print compositor,
+GPU (screen frames while loading) and Playwright's driver ~2.2, 2.1, 1.4 and 0.7 s. The
+PDF (12.5 MB) holds 13,958 form XObjects (the charts' markers) and 12,386 links. Tried
+without a gain beyond the noise: collapsed borders printed separate (layout 3.65 ->
+3.17 s once, the main thread's total not lower), the page's body held out of the
+screen's layout once measured (no gain: the style and layout back after the printing
+move to other threads), a tab 200 px high (less to raster, within the noise). Tagged
+PDF and outline are already off (Playwright's defaults).
 """
 
 from __future__ import annotations
