@@ -420,3 +420,44 @@ def test_a_season_files_licences_are_written_as_json_writes_them() -> None:
         '(window.classementSaisons = window.classementSaisons || {})["2023-2024"] = {\n'
         '"12":{"c":"1"},\n"\\"":{}\n};\n'
     )
+
+
+def test_page_json_writes_what_safe_json_writes() -> None:
+    """`page_json` (the json module's C encoder) writes the text `html.safe_json` (Plotly's
+    encoder) writes: escapes, non-ASCII, floats, and the values where it hands over to
+    `safe_json` (« NaN » or « Infinity » in the text: Plotly's encoder dumps it again, in
+    ASCII; a date: Plotly's `default`)."""
+    import datetime as dt
+
+    from pipelines.reports.html import safe_json
+    from pipelines.reports.player_seasons import page_json
+
+    values: list[object] = [
+        "123456",
+        "</script>&é\u2028\u2029",
+        'a"b\\c',
+        "NaNé",
+        "Infinity ∞",
+        {"x": ["2023-01-05", None], "y": [1234.5, -0.0, 1e20, 1e-7, 3], "t": True},
+        [float("nan"), 1.0],
+        [float("inf")],
+        [dt.date(2024, 1, 2)],
+        {"trace": 1, "from": ["2023-2024", None]},
+    ]
+    assert [page_json(v) for v in values] == [safe_json(v) for v in values]
+
+
+def test_a_workers_chunk_keeps_the_rows_read_for_its_players() -> None:
+    """`_restricted` keeps a table read for the chunk's players alone as it is (no
+    filter), and still cuts down one holding other players (a block's whole table); no
+    digest goes to the worker."""
+    from pipelines.reports.player_pages import _restricted
+
+    split = by_player(_frame())
+    players = pl.Series(["a", "b", "c"])
+    kept = _restricted(split, players, frozenset(["a", "b", "c"]))
+    assert kept.frame is split.frame and kept.digests == {}
+    assert {pid: kept.rows_of(pid) for pid in "abc"} == {pid: split.rows_of(pid) for pid in "abc"}
+    cut = _restricted(split, pl.Series(["b"]), frozenset(["b"]))
+    assert list(cut) == ["b"] and cut.rows_of("b") == split.rows_of("b")
+    assert cut.frame is not None and cut.frame.height == 3

@@ -34,6 +34,17 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   Polars on one thread (`page_workers`). Measured on 4 seasons × 20,000 players, all
   25,646 pages (the shared 2-core machine, noisy): peak RSS of the build process 807 ->
   370–480 MiB, of a worker 746 -> 280–440 MiB; 25–33 CPU-s in all before and after.
+  A chunk's tables read for its players alone go to the worker as they are (`_restricted`
+  filters only a table holding other players: a block's whole table).
+- The charts' JSON is written by the json module's C encoder (`player_seasons.page_json`,
+  `_chart_html`), the text Plotly's encoder (`html.safe_json`) writes, which is kept for
+  what the C encoder cannot write the same (a date, « NaN »…). Measured on 4 seasons ×
+  20,000 players, all 25,643 pages from a built warehouse, 2 workers, CPU of the process
+  and its workers (getrusage), the machine loaded by other work, before and after
+  alternated: 48,8 -> 41,3 CPU-s (build process 13,8 -> 11,8, workers 35,0 -> 29,5);
+  pages byte-identical. The same pages on c1a8b32 (every table read whole, once): 45,0
+  CPU-s (9,4 + 35,7): the chunks' reads from the warehouse (a scan of each long table
+  per chunk), their splits and digests cost the build process about 5 CPU-s more there.
 - The markup is the one `html.table` writes, byte for byte (tests/test_player_pages.py).
 - A season is linked only when it has a report (`season_link`): a rating list's series for
   a season without a tournament names the season without a link.
@@ -117,6 +128,7 @@ from pipelines.reports.player_seasons import (
     SUBSERIES,
     UNSHOWN,
     fill_call,
+    page_json,
     plot_call,
     season_records,
     season_scripts,
@@ -466,6 +478,23 @@ def _trajectory_chart(pid: str, chunk: _Chunk) -> Chart | None:
         {"data": traces, "layout": layout},
         "Trajectoire de la cote et de l'Elo, tournoi après tournoi",
         height=260 * len(panels),
+    )
+
+
+def _chart_html(div_id: str, chart: Chart, number: int) -> Html:
+    """`section.chart_html` of a chart given as a dict without `narrow` (the trajectory),
+    the same markup, its payload written by `page_json` (the json module's C encoder
+    where Plotly's adds nothing)."""
+    if chart.narrow or not isinstance(chart.figure, Mapping):
+        return chart_html(div_id, chart, number)
+    layout = dict(chart.figure.get("layout", {}))
+    layout["height"] = chart.height
+    payload = {"data": chart.figure.get("data", []), "layout": layout, "config": PLOT_CONFIG}
+    return Html(
+        f'<figure class="chart" id="{esc(div_id)}-figure">'
+        f'<div id="{esc(div_id)}" class="plot" style="height:{int(chart.height)}px"></div>'
+        f"<figcaption>Figure {number} : {esc(chart.caption)}</figcaption></figure>"
+        f'<script>classementPlot("{esc(div_id)}",{page_json(payload)});</script>'
     )
 
 
@@ -996,8 +1025,8 @@ def _shared_chart_html(
     season files (`player_seasons.plot_call`: point i from the season `sources[i]`); its
     payload the JSON `safe_json` writes of {data, layout, config, fill}, the layout and
     config encoded once (`_series_layout_json`)."""
-    data = safe_json(chart.figure.get("data", []))
-    fill = safe_json({"trace": trace, "from": sources})
+    data = page_json(chart.figure.get("data", []))
+    fill = page_json({"trace": trace, "from": sources})
     payload = f'{{"data":{data},{_series_layout_json(int(chart.height))},"fill":{fill}}}'
     return Html(
         f'<figure class="chart" id="{esc(div_id)}-figure">'
@@ -1320,7 +1349,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
         )
     chart = _trajectory_chart(pid, chunk)
     if chart is not None:
-        parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
+        parts += ["<h2>Trajectoire</h2>", _chart_html("chart-player-trajectory", chart, 1)]
     if pid in chunk.listed:
         parts += ["<h2>Listes de classement</h2>", _table_of(LISTED_TABLE, chunk.listed[pid])]
     if pid in chunk.rankings:
@@ -1568,13 +1597,17 @@ def _write_page(path: Path, text: str) -> None:
 # ------------------------------------------------------------------ the worker processes
 
 
-def _restricted(value: Any, players: pl.Series) -> Any:
+def _restricted(value: Any, players: pl.Series, kept: frozenset[str] = frozenset()) -> Any:
     """`value` (`_PlayerData`, what a block loaded…) with every `PlayerRows` in it cut down
     to the rows of `players` (in their order, each player's rows together, as `by_player`
-    keeps them; no digest: the worker renders, it does not compare)."""
+    keeps them; no digest: the worker renders, it does not compare). A `PlayerRows` whose
+    players are all in `kept` (`players` as a set: a full build's chunk, read for these
+    players alone) is kept as it is, without its digests."""
     if isinstance(value, PlayerRows):
         if value.frame is None:
             return PlayerRows(None, {}, {})
+        if kept and kept.issuperset(value):  # its players
+            return PlayerRows(value.frame, value._spans, {})
         part = value.frame.filter(pl.col("player_id").is_in(players.implode()))
         spans: dict[str, tuple[int, int]] = {}
         start = 0
@@ -1585,14 +1618,14 @@ def _restricted(value: Any, players: pl.Series) -> Any:
     if isinstance(value, PlayerBlock):
         return value
     if isinstance(value, dict):
-        return {k: _restricted(v, players) for k, v in value.items()}
+        return {k: _restricted(v, players, kept) for k, v in value.items()}
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
-        return type(value)(*(_restricted(v, players) for v in value))
+        return type(value)(*(_restricted(v, players, kept) for v in value))
     if isinstance(value, list | tuple):
-        return type(value)(_restricted(v, players) for v in value)
+        return type(value)(_restricted(v, players, kept) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
-            f.name: _restricted(getattr(value, f.name), players)
+            f.name: _restricted(getattr(value, f.name), players, kept)
             for f in dataclasses.fields(value)
             if f.init
         }
@@ -1605,12 +1638,13 @@ def _part(d: _PlayerData, group: list[str], players: pl.Series) -> _PlayerData:
     cut down to their rows (the blocks' too), the names of these players only (a page
     names its own player: the trajectories' hover text), the rest as it is."""
     names = {pid: d.names[pid] for pid in group if pid in d.names}
+    kept = frozenset(group)
     changes = {
-        f.name: _restricted(getattr(d, f.name), players)
+        f.name: _restricted(getattr(d, f.name), players, kept)
         for f in dataclasses.fields(d)
         if isinstance(getattr(d, f.name), PlayerRows)
     }
-    blocks = _restricted(d.blocks, players)
+    blocks = _restricted(d.blocks, players, kept)
     return dataclasses.replace(d, players=d.players.clear(), names=names, blocks=blocks, **changes)
 
 
