@@ -45,6 +45,11 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   pages byte-identical. The same pages on c1a8b32 (every table read whole, once): 45,0
   CPU-s (9,4 + 35,7): the chunks' reads from the warehouse (a scan of each long table
   per chunk), their splits and digests cost the build process about 5 CPU-s more there.
+  On 20 seasons × 20,000 players (53,817 pages, the same way): 138,1 -> 129,3 CPU-s
+  (build process 45,9 -> 41,9, workers 92,2 -> 87,4; peak RSS of the build process
+  834–883 MiB); c1a8b32 122,2 (27,4 + 94,8, its build process at 2,8 GiB). The build
+  process's share grows with the seasons: 27 chunks each scanning the long tables
+  (about 0,6 CPU-s a chunk for the twelve reads), and it paces the workers.
 - The markup is the one `html.table` writes, byte for byte (tests/test_player_pages.py).
 - A season is linked only when it has a report (`season_link`): a rating list's series for
   a season without a tournament names the season without a link.
