@@ -55,6 +55,10 @@ _PROVISIONAL_ORDER = ["series", "value", "player_id"]
 _PROVISIONAL_DESCENDING = [False, True, False]
 
 
+# A row count inside the compiled loops: an int64 whether it started as NumPy's or Python's
+Count = int | np.int64
+
+
 def _running_standings(
     scores: pl.DataFrame, order: pl.DataFrame, events: pl.DataFrame, params: SeriesParams
 ) -> pl.DataFrame:
@@ -191,7 +195,7 @@ def _cascade_present(
 
 
 @numba.njit(cache=True, nogil=True)
-def _grow(array: np.ndarray, size: int) -> np.ndarray:
+def _grow(array: np.ndarray, size: Count) -> np.ndarray:
     """`array` copied into a new array of at least `size` items (twice its size or more).
 
     The copy is a loop: a slice assignment (`bigger[: n] = array`) makes Numba compile its
@@ -216,12 +220,12 @@ def _value(
 @numba.njit(cache=True, nogil=True)
 def _emit(
     out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    emitted: int,
+    emitted: Count,
     k: int,
     i: int,
     code: int,
     value: float,
-) -> int:
+) -> Count:
     """Row `emitted` of the output arrays (event, player, code, value); the next row."""
     out[0][emitted] = k
     out[1][emitted] = i
@@ -309,7 +313,7 @@ def _provisional_steps(
     criteria, n_total = row_values.shape[0], codes.size
     occupied, current, state, previous_codes, previous_values = work
     out_k, out_i, out_code, out_value = out
-    emitted = np.int64(0)  # not the literal 0: a second compiled signature of _emit
+    emitted: Count = np.int64(0)  # not the literal 0: a second compiled signature of _emit
     one = np.uint64(1)
     for k in range(cuts.size - 1):
         lo, hi = cuts[k], cuts[k + 1]
