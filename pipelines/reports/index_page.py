@@ -18,9 +18,11 @@ from pipelines.reports.glossary import write_glossary
 from pipelines.reports.html import (
     Html,
     count_of,
+    esc_expr,
     fmt_number,
+    frame_table,
     link,
-    player_filename,
+    player_link_expr,
     table,
     write_atomic,
 )
@@ -152,20 +154,8 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
         "<h2>Joueurs</h2>",
         '<div class="search no-print"><label for="player-filter">Filtrer (nom, licence, club) : '
         '</label><input id="player-filter" type="search" autocomplete="off"></div>',
-        Html('<div id="players">')
-        + table(
-            ["Joueur", "Licence", "Fédération", "Club"],
-            [
-                (
-                    link(f"{PLAYERS_DIR}/{player_filename(r['player_id'])}", r["name"]),
-                    r["player_id"],
-                    data.federation_label(r["federation"]),
-                    r["club"],
-                )
-                for r in players.iter_rows(named=True)
-            ],
-        )
-        + Html("</div>"),
+        Html('<div id="players">') + _players_table(data, players),
+        Html("</div>"),
         f"<script>{_FILTER_JS}</script>",
     ]
     return page(
@@ -173,6 +163,30 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
         Html("".join(parts)),
         plotly_src=PLOTLY_ASSET.as_posix(),
     )
+
+
+def _players_table(data: ReportData, players: pl.DataFrame) -> Html:
+    """The home page's list of every named player (name linked to their page, licence,
+    federation, club), written column-wise: the same markup as `table` of one row per
+    player, in a fraction of the time at 50,000 players (a federation label is looked up
+    once per distinct spelling)."""
+    written = players["federation"].unique().drop_nulls()
+    labels = pl.Series([data.federation_label(w) for w in written.to_list()], dtype=pl.String)
+
+    def cell(expr: pl.Expr) -> pl.Expr:  # a missing value stays missing: « — »
+        return pl.when(expr.is_null()).then(None).otherwise(esc_expr(expr))
+
+    cells = players.select(
+        player_link_expr(
+            pl.col("player_id"), pl.col("name"), players["player_id"], prefix=f"{PLAYERS_DIR}/"
+        ).alias("player"),
+        cell(pl.col("player_id")).alias("licence"),
+        cell(pl.col("federation").replace_strict(written, labels, default=None)).alias(
+            "federation"
+        ),
+        cell(pl.col("club")).alias("club"),
+    )
+    return frame_table(["Joueur", "Licence", "Fédération", "Club"], cells)
 
 
 def _circuit_years(data: ReportData) -> list[str]:
