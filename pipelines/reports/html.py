@@ -65,7 +65,7 @@ def plotly_text(value: object) -> str:
 
 # Each character and its escape, replaced in turn (no escape holds a character of the
 # list: one `str.replace` per character, not a Python call per match).
-_JSON_UNSAFE = (
+JSON_UNSAFE = (
     ("<", "\\u003c"),
     (">", "\\u003e"),
     ("&", "\\u0026"),
@@ -80,7 +80,7 @@ def safe_json(value: object) -> str:
     encoded = json.dumps(
         value, cls=PlotlyJSONEncoder, ensure_ascii=False, separators=(",", ":"), sort_keys=False
     )
-    for unsafe, escaped in _JSON_UNSAFE:
+    for unsafe, escaped in JSON_UNSAFE:
         encoded = encoded.replace(unsafe, escaped)
     return encoded
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.reports.html import Html, esc, fmt_number, safe_json, write_atomic
+from pipelines.reports.html import JSON_UNSAFE, Html, esc, fmt_number, safe_json, write_atomic
 from pipelines.reports.labels import CRITERIA, MOVEMENT_LABELS, series_label
 from transforms.series_labels import SERIES_ORDER
 
@@ -271,16 +271,6 @@ def why_cell(season: str | None, official: str | None, source: str | None) -> Ht
     return Html(f"<span data-ecart {' '.join(attrs)}></span>")
 
 
-# `html.safe_json`'s replacements, in its order
-_JSON_UNSAFE = (
-    ("<", "\\u003c"),
-    (">", "\\u003e"),
-    ("&", "\\u0026"),
-    ("\u2028", "\\u2028"),
-    ("\u2029", "\\u2029"),
-)
-
-
 def page_json(value: object) -> str:
     """`html.safe_json(value)`, the same text, through the json module's C encoder when
     Plotly's encoder would add nothing: a value of JSON's own types (Plotly's `default`
@@ -293,7 +283,7 @@ def page_json(value: object) -> str:
         return safe_json(value)
     if "NaN" in encoded or "Infinity" in encoded:
         return safe_json(value)
-    for unsafe, escaped in _JSON_UNSAFE:
+    for unsafe, escaped in JSON_UNSAFE:
         if unsafe in encoded:
             encoded = encoded.replace(unsafe, escaped)
     return encoded
