@@ -1,7 +1,8 @@
 """Numba's cache written once, before the test workers start.
 
 The compiled loops of `transforms/` (`numba.njit(cache=True)`) compile on their first call
-in a process that finds no cache, about 6 CPU seconds, and write the cache into
+in a process that finds no cache, about 6 CPU seconds (5-7 on the slower machine of 2 December 2026,
+after the compile cuts of series_provisional; 14-17 before them), and write the cache into
 `transforms/__pycache__/`. From a fresh clone, each pytest-xdist worker and each
 `classement` command a test starts would compile them again until one of them had
 written it (measured: about 70 s of wall-clock time of `make test`). `tests/conftest.py`
