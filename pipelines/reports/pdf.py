@@ -296,23 +296,23 @@ class _LongPages:
         self.opened = asyncio.Semaphore(LONG_OPEN)
         self.printing = asyncio.Semaphore(LONG_PRINTING)
 
-    @contextlib.asynccontextmanager
-    async def open(self, long: bool) -> AsyncIterator[None]:
+    def open(self, long: bool) -> contextlib.AbstractAsyncContextManager[None]:
         """The time a page is open in its tab (a short page: no limit)."""
-        if not long:
-            yield
-            return
-        async with self.opened:
-            yield
+        return _held(self.opened, long)
 
-    @contextlib.asynccontextmanager
-    async def print(self, long: bool) -> AsyncIterator[None]:
+    def print(self, long: bool) -> contextlib.AbstractAsyncContextManager[None]:
         """The time a page prints (a short page: no limit)."""
-        if not long:
-            yield
-            return
-        async with self.printing:
-            yield
+        return _held(self.printing, long)
+
+
+@contextlib.asynccontextmanager
+async def _held(limit: asyncio.Semaphore, long: bool) -> AsyncIterator[None]:
+    """One of `limit`'s places held for a long page; a short page takes none."""
+    if not long:
+        yield
+        return
+    async with limit:
+        yield
 
 
 @dataclass(frozen=True)
