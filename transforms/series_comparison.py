@@ -18,6 +18,11 @@ lower (weaker) series than the federation, negative when higher.
 Players of a published list that we do not classify, and French players (federation key
 `FRA` through the federations alias table, `transforms.series.federation_key_expr`) we
 classify but the list omits, are kept, with nulls on the missing side and `agrees = false`.
+
+Each label (and our federation) is read once per distinct value (`transforms.distinct.
+per_distinct`: a few dozen labels over a season's players), the same values as the
+expressions on every row: measured on the last season of the issue 25 bench (20,000
+players, 14,495 rows compared), the comparison 0,29–0,43 -> 0,10–0,13 CPU-s, same table.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.calendar import SeasonCalendar
+from transforms.distinct import per_distinct
 from transforms.federations import AliasTable
 from transforms.series import DEFAULT_FEDERATION, federation_key_expr
 from transforms.series_labels import (
@@ -89,15 +95,22 @@ def compare_series(
         .with_columns(calendar.season_expr(pl.col("as_of")).alias("season"))
         .unique(["as_of", "player_id"], keep="first", maintain_order=True)
     )
+    # each label and federation read once per distinct value (a few dozen over the
+    # season's players), the same values as the expressions on every row
     ours = classification.select(
         pl.col("season").cast(pl.String),
         pl.col("player_id").cast(pl.String),
         pl.when(pl.col("super_serie").fill_null(False))
         .then(pl.lit(SUPER_SERIE))
-        .otherwise(series_level(pl.col("series")))
+        .otherwise(per_distinct(classification, "series", series_level, pl.String))
         .alias("_ours_level"),
-        series_sub(pl.col("subseries")).alias("_ours_sub"),
-        federation_key_expr("federation", federations, known_federations)
+        per_distinct(classification, "subseries", series_sub, pl.String).alias("_ours_sub"),
+        per_distinct(
+            classification,
+            "federation",
+            lambda f: federation_key_expr(f, federations, known_federations),
+            pl.String,
+        )
         .fill_null(DEFAULT_FEDERATION)
         .alias("_fed"),
     ).unique(["season", "player_id"], keep="first", maintain_order=True)
@@ -119,7 +132,8 @@ def compare_series(
             how="left",
         )
     rows = pl.concat([listed, unlisted], how="diagonal")
-    pub_level, pub_sub = series_level(pl.col("_pub")), series_sub(pl.col("_pub"))
+    pub_level = per_distinct(rows, "_pub", series_level, pl.String)
+    pub_sub = per_distinct(rows, "_pub", series_sub, pl.String)
     ours_level, ours_sub = pl.col("_ours_level"), pl.col("_ours_sub")
     both_subs = pub_sub.is_not_null() & ours_sub.is_not_null()
     agrees = (
@@ -130,8 +144,10 @@ def compare_series(
     ).fill_null(False)
     return (
         rows.with_columns(
-            normalised_label(pl.col("_pub_held")).alias("published_series"),
-            normalised_label(pl.col("_pub")).alias("published_potential_series"),
+            per_distinct(rows, "_pub_held", normalised_label, pl.String).alias("published_series"),
+            per_distinct(rows, "_pub", normalised_label, pl.String).alias(
+                "published_potential_series"
+            ),
             pl.when(both_subs)
             .then(pl.concat_str([ours_level, ours_sub]))
             .otherwise(ours_level)
