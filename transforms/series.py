@@ -30,7 +30,6 @@ from transforms.rounding import round_half_away
 from transforms.series_labels import (
     NEW_LICENSEE_SERIES,
     SUPER_SERIE,
-    series_level,
     series_level_of,
     series_step,
     zone_series,
@@ -212,7 +211,8 @@ def duplicate_event_scores(
         by_event.with_row_index("_event"), on="tournament_id", how="inner"
     )
     if held is None:
-        written = series_level(pl.col("series"))
+        # each written label read once (a handful over the season's rows)
+        written = series_level_of(frame, "series")
         frame = frame.with_columns(
             pl.when(written.is_not_null())
             .then(pl.lit("results"))
