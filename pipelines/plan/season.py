@@ -353,10 +353,19 @@ READERS: dict[str, Callable[[SeasonInputs], pl.DataFrame]] = {
         "SELECT player_id, as_of, cote, elo, elo_games, series FROM rating_lists"
     ),
     # `player_id, birth_year`: the largest written on a player's results (the Elo's juniors),
-    # not every result of every season
+    # not every result of every season; only of the players of the season's games (either
+    # side: the Elo looks up no one else), not of every player of every season (the last
+    # season of the issue 25 bench: 4,338 players instead of 53,394, the query 0.15 -> 0.10
+    # CPU-s, 1.5 -> 0.5 s on a busy machine)
     "birth_years": lambda i: i.wh.read(
         "SELECT player_id, max(birth_year) AS birth_year FROM results "
-        "WHERE birth_year IS NOT NULL GROUP BY player_id ORDER BY player_id"
+        "WHERE birth_year IS NOT NULL AND player_id IN ("
+        "SELECT g.player_id FROM games g JOIN tournaments t USING (tournament_id) "
+        "WHERE t.season = ? UNION "
+        "SELECT g.opponent_id FROM games g JOIN tournaments t USING (tournament_id) "
+        "WHERE t.season = ?) "
+        "GROUP BY player_id ORDER BY player_id",
+        [i.season, i.season],
     ),
     "all_tournaments": lambda i: i.wh.table("tournaments"),
     "players": lambda i: i.wh.table("players"),
