@@ -114,6 +114,10 @@ def _compare(wh: Warehouse, params: Parameters) -> None:
         mine = alone.season_results(season).sort("tournament_id", "player_id")
         assert mine.equals(whole.season_results(season).sort("tournament_id", "player_id"))
         assert mine.height == 12 and "results" not in alone._cache
+        pair = ["player_id", "tournament_id"]
+        narrow = alone.season_results(season, pair).sort("tournament_id", "player_id")
+        assert narrow.equals(mine.select(pair))  # two columns read alone, the same rows
+        assert narrow.equals(whole.season_results(season, pair).sort("tournament_id", "player_id"))
         assert alone.cote_history(season).equals(
             whole.cote_history().filter(pl.col("season") == season)
         )
@@ -141,3 +145,13 @@ def test_a_season_read_alone_is_checked_against_its_declaration(
         con.execute('ALTER TABLE cote_ranking RENAME COLUMN "rank" TO place')
     with pytest.raises(TableSchemaError, match=r"missing column.*rank"):
         ReportData(wh, params).for_season("cote_ranking", SEASONS[0])
+
+
+def test_a_season_s_result_columns_read_alone_are_checked_too(
+    tmp_path: Path, params: Parameters
+) -> None:
+    wh = _warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as con:
+        con.execute('ALTER TABLE results RENAME COLUMN "player_id" TO licence')
+    with pytest.raises(TableSchemaError, match=r"missing column.*player_id"):
+        ReportData(wh, params).season_results(SEASONS[0], ["tournament_id", "player_id"])

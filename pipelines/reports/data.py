@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
+import duckdb
 import polars as pl
 
 from pipelines.paths import DEFAULT_WAREHOUSE
@@ -356,21 +357,46 @@ class ReportData:
         dates, season, in event order."""
         return self._history("elo_history", season)
 
-    def season_results(self, season: str) -> pl.DataFrame:
+    def season_results(self, season: str, columns: Sequence[str] | None = None) -> pl.DataFrame:
         """The `results` rows of the season's tournaments: the whole table's when already
-        read, else only those read."""
+        read, else only those read; only the `columns` given (all by default), read alone
+        (the season's overview counts its players: two columns of 60,000 rows on the
+        issue 25 bench's last season, not its fourteen)."""
         if "results" in self._cache:
             ids = self.tournaments(season)["tournament_id"]
-            return self._cache["results"].filter(pl.col("tournament_id").is_in(ids.implode()))
+            rows = self._cache["results"].filter(pl.col("tournament_id").is_in(ids.implode()))
+            return rows if columns is None else rows.select(columns)
+        where = "WHERE tournament_id IN (SELECT tournament_id FROM tournaments WHERE season = ?)"
+        if columns is not None:
+            return self._result_columns(columns, where, season)
         key = f"_season:results:{season}"
         if key not in self._cache:
-            self._cache[key] = self._read(
-                "results",
-                "SELECT * FROM results WHERE tournament_id IN "
-                "(SELECT tournament_id FROM tournaments WHERE season = ?)",
-                [season],
-            )
+            self._cache[key] = self._read("results", f"SELECT * FROM results {where}", [season])
         return self._cache[key]
+
+    def _result_columns(self, columns: Sequence[str], where: str, season: str) -> pl.DataFrame:
+        """The `columns` of the season's `results` rows (`where`), kept, checked against
+        their declaration; a column the warehouse lacks or holds with another type reads
+        the season's whole rows (`season_results`), whose check names the difference."""
+        name = "results"
+        key = f"_season:{name}:{season}:{','.join(columns)}"
+        if key in self._cache:
+            return self._cache[key]
+        if self._present is None:
+            self._present = set(self._warehouse.tables())
+        declared = table(name)
+        if name not in self._present:
+            return declared.empty().select(columns)
+        wanted = {c: declared.schema[c] for c in columns}
+        quoted = ", ".join(f'"{c}"' for c in columns)
+        try:
+            frame = self._warehouse.read(f'SELECT {quoted} FROM "{name}" {where}', [season])
+        except duckdb.Error:  # a declared column missing: the whole rows say which
+            return self.season_results(season).select(columns)
+        if dict(frame.schema) != wanted:
+            return self.season_results(season).select(columns)
+        self._cache[key] = frame
+        return frame
 
     def tournament_results(self, ids: Sequence[str]) -> pl.DataFrame:
         """The `results` rows of the tournaments `ids`, in the table's order: the whole

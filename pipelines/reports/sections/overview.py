@@ -15,7 +15,7 @@ from pipelines.reports.section import Fragment, Section
 def render(data: ReportData, season: str) -> Sequence[Fragment]:
     start, end = data.season_bounds(season)
     events = data.tournaments(season)
-    results = data.season_results(season).join(
+    results = data.season_results(season, ["tournament_id", "player_id"]).join(
         events.select("tournament_id", "discipline"), on="tournament_id"
     )
     facts: dict[str, object] = {
