@@ -356,9 +356,11 @@ def season_trajectories(
         "x", "y", "text", pl.col("y0").first(), pl.col("text0").first()
     )
     first = start.isoformat()
+    # column by column (`to_list`), not row by row: thousands of players
+    columns = [grouped[c].to_list() for c in ("player_id", "x", "y", "text", "y0", "text0")]
     return {
         player: {"x": [first, *xs], "y": [y0, *ys], "text": [t0, *texts]}
-        for player, xs, ys, texts, y0, t0 in grouped.iter_rows()
+        for player, xs, ys, texts, y0, t0 in zip(*columns, strict=True)
     }
 
 

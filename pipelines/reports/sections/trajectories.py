@@ -13,6 +13,7 @@ from pipelines.reports.charts import (
     base_layout,
     hline,
     line_trace,
+    plotly_expr,
     season_trajectories,
 )
 from pipelines.reports.data import ReportData
@@ -49,7 +50,9 @@ def _idle(
     decimals: int,
 ) -> dict[str, Any]:
     """Flat lines for the ranked players who played no rated tournament this season."""
-    values = dict(ranking.select("player_id", "value").iter_rows())
+    # the values of the `top` players only (not of the whole ranking: thousands)
+    shown = ranking.filter(pl.col("player_id").is_in(pl.Series(top, dtype=pl.String).implode()))
+    values = dict(shown.select("player_id", "value").iter_rows())
     out: dict[str, Any] = {}
     for pid in top:
         if pid in points or values.get(pid) is None:
@@ -150,15 +153,13 @@ def _search(players: list[str], names: dict[str, str], cote: dict, elo: dict) ->
         "cote": chart_id(KEY, "cote"),
         "elo": chart_id(KEY, "elo"),
     }
+    ordered = sorted((names.get(p, p), p) for p in players)
+    shown = [name for name, _ in ordered]
+    # the labels written column-wise (`plotly_text` of each name: thousands of players)
+    labels = pl.Series(shown, dtype=pl.String).to_frame("name").select(plotly_expr(pl.col("name")))
     payload = [
-        {
-            "id": p,
-            "name": names.get(p, p),
-            "label": plotly_text(names.get(p, p)),
-            "cote": cote.get(p),
-            "elo": elo.get(p),
-        }
-        for p in sorted(players, key=lambda p: (names.get(p, p), p))
+        {"id": p, "name": name, "label": label, "cote": cote.get(p), "elo": elo.get(p)}
+        for (name, p), label in zip(ordered, labels.to_series().to_list(), strict=True)
     ]
     return Html(
         f'<div class="search no-print"><label for="{ids["input"]}">Chercher un joueur de la '
