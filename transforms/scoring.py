@@ -585,10 +585,10 @@ def reliquat_problem(rack: str, kept: Counter[str]) -> str | None:
 def tiles_left(board: Board, params: ScoringParams) -> Counter[str]:
     """The tiles not on the board (the bag and the rack together: the « reliquat » of FISF
     §3.2 and §3.7): the bag of `params.tiles` minus the tiles placed (a blank as `?`)."""
-    placed: Counter[str] = Counter()
-    for letter, blank in zip(board.letters.flat, board.blanks.flat, strict=True):
-        if letter:
-            placed["?" if blank else str(letter)] += 1
+    # the board's squares counted at once (NumPy), not one by one: twice per move
+    on_board = board.letters != ""
+    placed: Counter[str] = Counter(board.letters[on_board & ~board.blanks].tolist())
+    placed["?"] += int(np.count_nonzero(on_board & board.blanks))
     return Counter({k: n - placed[k] for k, n in params.tiles.items() if n > placed[k]})
 
 
