@@ -401,6 +401,8 @@ def parse_position(text: str | None, size: int = 15) -> Placement:
 
 def _base_letters(text: str) -> str:
     """`text` without accents or cedilla (NFD, combining marks dropped)."""
+    if text.isascii():  # nothing to decompose (most racks and words)
+        return text
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
