@@ -276,7 +276,7 @@ def test_french_headers_are_aliases_of_the_schema() -> None:
 
 def test_seasons_start_on_the_day_of_the_season_calendar(tmp_path: Path) -> None:
     # France's 2007 season started on 1 July (docs/rules.md §0)
-    config = GenerateConfig(seed=7, seasons=1, players=150, first_season=2021)
+    config = GenerateConfig(seed=7, seasons=1, players=100, first_season=2021)  # the least
     generate(tmp_path, config, SeasonCalendar(7, 1))
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "2021-2022",
@@ -606,7 +606,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "--seasons",
         "1",
         "--players",
-        "200",
+        "100",  # the least accepted (~4 CPU-s a generation here; ~5.4 at 200)
         "--first-season",
         "2021",
     ]
@@ -624,7 +624,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "notes.txt",
         "rating_list_2021-08-31.csv",
     ]
-    assert main([*argv[:-4], "--players", "50", "--force"]) == 2
+    assert main([*argv[:-4], "--players", "99", "--force"]) == 2  # one fewer: refused
 
 
 def _season_players(sample: Sample, season: str) -> dict[str, Row]:
