@@ -22,7 +22,6 @@ from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html
 from pipelines.reports.sections.game_sheets import SECTION
 from pipelines.warehouse import Warehouse
-from simulator import GenerateConfig, generate
 from simulator.extensions.game_sheets import lexicon, misstated
 from tests.builds import materialise
 from tests.support import CALENDAR, SAMPLE, declared, ingested
@@ -480,19 +479,15 @@ def test_misstated_scores() -> None:
     assert [misstated(s) for s in (74, 47, 56, 9, 10, 33, 124)] == [47, 74, 65, None, 1, None, 142]
 
 
-def _generated_sheets(root: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The generated sheets and the tournaments of the generated folder, read back."""
-    files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.*")}
+def test_generated_sheets_add_up_to_their_top_total(generated: Path) -> None:
+    """The run's generated federation (`generated` in conftest: two seasons, made once a
+    run), read back."""
+    names = sorted(p.name for p in generated.rglob("*_game_sheet.csv"))
+    assert len(names) == 4  # two a season
+    files = {p.relative_to(generated).as_posix(): p.read_bytes() for p in generated.rglob("*.*")}
     result = ingested(files)
     assert result.rejected == {}
-    return result.tables["game_sheets"], result.tables["tournaments"]
-
-
-def test_generated_sheets_add_up_to_their_top_total(tmp_path: Path) -> None:
-    generate(tmp_path, GenerateConfig(seed=11, seasons=2, players=200, first_season=2021))
-    names = sorted(p.name for p in tmp_path.rglob("*_game_sheet.csv"))
-    assert len(names) == 4  # two a season
-    sheets, tournaments = _generated_sheets(tmp_path)
+    sheets, tournaments = result.tables["game_sheets"], result.tables["tournaments"]
     audit = audit_game_sheets(sheets, tournaments, PARAMS)
     totals = audit.filter(pl.col("move").is_null())
     assert totals.height == 4 and set(totals["status"]) == {STATUS_TOP_TOTAL_OK}
@@ -522,17 +517,12 @@ def test_generated_sheets_add_up_to_their_top_total(tmp_path: Path) -> None:
     )
     assert games.filter((pl.col("moves") < 15) | (pl.col("top") < 300)).height == 0
     # the scores of the tournaments with a sheet stay below their top
-    results = _ingest_results(tmp_path)
+    results = result.tables["results"]
     audited = results.join(tournaments, on="tournament_id").filter(
         pl.col("tournament_id").is_in(totals["tournament_id"].to_list())
     )
     assert audited.filter(pl.col("score") >= pl.col("top_total")).height == 0
     assert audited.filter(pl.col("score") < 1).height == 0
-
-
-def _ingest_results(root: Path) -> pl.DataFrame:
-    files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.*")}
-    return ingested(files).tables["results"]
 
 
 # --- a whole build -------------------------------------------------------------------
