@@ -27,7 +27,7 @@ from pipelines.reports.sections.mort_subite import SECTION
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
 from simulator import GenerateConfig, generate
-from tests.support import ingested
+from tests.support import GENERATED, ingested
 
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "mort_subite"
 CALENDAR = load_calendar(REFERENCE_DIR)
@@ -470,17 +470,22 @@ def test_the_player_pages_list_the_rounds(built: Path) -> None:
 # --- generated samples -----------------------------------------------------------------------
 
 
-def test_the_generator_writes_rounds_and_a_final_deterministically(tmp_path: Path) -> None:
-    config = GenerateConfig(seed=11, seasons=1, players=300, first_season=2022)
-    generate(tmp_path / "a", config)
-    generate(tmp_path / "b", config)
-    season = tmp_path / "a" / "2022-2023"
+def test_the_generator_writes_rounds_and_a_final_deterministically(
+    generated: Path, tmp_path: Path
+) -> None:
+    """The run's generated federation (`generated` in conftest: seed 7, two seasons from
+    2021, made once a run) and its first season generated again alone: the same Mort
+    Subite files, byte for byte (a season does not depend on the seasons after it either,
+    tests/test_generate.py)."""
+    generate(tmp_path, GenerateConfig(**{**GENERATED, "seasons": 1}))
+    season = generated / "2021-2022"
     written = sorted(p.name for p in season.glob("MS*"))
-    assert written and written[-1] == "MS2022-F.xlsx"
+    assert written and written[-1] == "MS2021-F.xlsx"
     assert any(name.endswith("_coups.csv") for name in written)
+    assert written == sorted(p.name for p in (tmp_path / "2021-2022").glob("MS*"))
     for name in written:
-        assert (season / name).read_bytes() == (tmp_path / "b" / "2022-2023" / name).read_bytes()
-    result = ingested(tmp_path / "a")
+        assert (season / name).read_bytes() == (tmp_path / "2021-2022" / name).read_bytes()
+    result = ingested(tmp_path)
     assert not [p for p in result.rejected if "/MS" in p], result.rejected
     assert result.tables["mort_subite_players"]["final"].max() == 1
 
