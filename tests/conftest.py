@@ -198,8 +198,9 @@ def whatif_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder written by the simulator (`GenerateConfig(**GENERATED)`: seed 7, two seasons
-    from 2021, 300 players), generated once per run (~3,7 CPU-s) for test_generate and
-    test_circuits_pipeline. Only read."""
+    from 2021, 300 players), generated once per run (~3,7 CPU-s; 6-7 on the 2-core
+    machine of 2 December 2026) for test_generate, test_circuits_pipeline,
+    test_game_sheets_pipeline and test_mort_subite_pipeline. Only read."""
 
     def make(root: Path) -> None:
         from simulator import GenerateConfig, generate
@@ -207,6 +208,20 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
         generate(root / "raw", GenerateConfig(**GENERATED))
 
     return shared_folder(tmp_path_factory, "generated", make) / "raw"
+
+
+@pytest.fixture(scope="session")
+def generated_first_season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`generated`'s configuration for its first season alone (`seasons=1`), generated
+    once per run (~4 CPU-s on the 2-core machine) for test_generate (a season does not
+    depend on the seasons after it) and test_mort_subite_pipeline. Only read."""
+
+    def make(root: Path) -> None:
+        from simulator import GenerateConfig, generate
+
+        generate(root / "raw", GenerateConfig(**{**GENERATED, "seasons": 1}))
+
+    return shared_folder(tmp_path_factory, "generated-first-season", make) / "raw"
 
 
 @pytest.fixture(scope="session")

@@ -171,9 +171,11 @@ def test_another_seed_gives_other_files(out: Path, tmp_path: Path) -> None:
     assert [n for n in mine if n in theirs and mine[n] == theirs[n]] == []
 
 
-def test_first_seasons_do_not_depend_on_the_number_of_seasons(out: Path, tmp_path: Path) -> None:
-    generate(tmp_path, GenerateConfig(seed=7, seasons=1, players=300, first_season=2021))
-    shorter, longer = _files(tmp_path), _files(out)
+def test_first_seasons_do_not_depend_on_the_number_of_seasons(
+    out: Path, generated_first_season: Path
+) -> None:
+    # `CONFIG` with one season (seed 7, 300 players from 2021), generated once a run
+    shorter, longer = _files(generated_first_season), _files(out)
     assert shorter
     assert all(longer[name] == data for name, data in shorter.items())
     assert not any(name.startswith("2022-2023") for name in shorter)

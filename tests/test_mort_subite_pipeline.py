@@ -26,8 +26,7 @@ from pipelines.reports.section import Chart
 from pipelines.reports.sections.mort_subite import SECTION
 from pipelines.resources import WarehouseResource
 from pipelines.warehouse import Warehouse
-from simulator import GenerateConfig, generate
-from tests.support import GENERATED, ingested
+from tests.support import ingested
 
 EXAMPLES = PROJECT_ROOT / "docs" / "examples" / "mort_subite"
 CALENDAR = load_calendar(REFERENCE_DIR)
@@ -471,21 +470,21 @@ def test_the_player_pages_list_the_rounds(built: Path) -> None:
 
 
 def test_the_generator_writes_rounds_and_a_final_deterministically(
-    generated: Path, tmp_path: Path
+    generated: Path, generated_first_season: Path
 ) -> None:
     """The run's generated federation (`generated` in conftest: seed 7, two seasons from
-    2021, made once a run) and its first season generated again alone: the same Mort
-    Subite files, byte for byte (a season does not depend on the seasons after it either,
-    tests/test_generate.py)."""
-    generate(tmp_path, GenerateConfig(**{**GENERATED, "seasons": 1}))
+    2021) and its first season generated again alone (`generated_first_season`; both
+    made once a run): the same Mort Subite files, byte for byte (a season does not depend
+    on the seasons after it either, tests/test_generate.py)."""
+    alone = generated_first_season
     season = generated / "2021-2022"
     written = sorted(p.name for p in season.glob("MS*"))
     assert written and written[-1] == "MS2021-F.xlsx"
     assert any(name.endswith("_coups.csv") for name in written)
-    assert written == sorted(p.name for p in (tmp_path / "2021-2022").glob("MS*"))
+    assert written == sorted(p.name for p in (alone / "2021-2022").glob("MS*"))
     for name in written:
-        assert (season / name).read_bytes() == (tmp_path / "2021-2022" / name).read_bytes()
-    result = ingested(tmp_path)
+        assert (season / name).read_bytes() == (alone / "2021-2022" / name).read_bytes()
+    result = ingested(alone)
     assert not [p for p in result.rejected if "/MS" in p], result.rejected
     assert result.tables["mort_subite_players"]["final"].max() == 1
 
