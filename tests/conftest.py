@@ -47,6 +47,7 @@ GROUPED_MODULES = {
     "test_mort_subite_pipeline",
     "test_national_pipeline",
     "test_postgres_instance",
+    "test_reference_dir",
     "test_reports_browser",
     "test_series_assets",
     "test_whatif_browser",
