@@ -242,3 +242,79 @@ def test_a_raw_folder_that_shrank_says_so_in_the_summary_and_the_notice(tmp_path
     assert shrunk.warnings == [said]
     assert said in _printed(shrunk) and said in _notice(out)
     assert '<p class="shrink">' in (out / "reports" / "index.html").read_text(encoding="utf-8")
+
+
+def _files(root: Path) -> dict[str, int]:
+    """Every file below `root` by relative path, with its inode."""
+    return {p.relative_to(root).as_posix(): p.stat().st_ino for p in root.rglob("*") if p.is_file()}
+
+
+def test_the_reports_are_staged_from_the_spare_mended_where_it_differs(tmp_path: Path) -> None:
+    """The last build's spare (the reports it replaced) becomes the staging copy: each file
+    a link to the live one (stale ones linked again), what the live reports no longer hold
+    removed, what they hold more added; the live reports untouched."""
+    live, spare = tmp_path / "reports", publish.spare_path(tmp_path / "reports")
+    for name, text in {
+        "index.html": "accueil",
+        "a/x.html": "x",
+        "a/y.html": "y neuf",
+        "b/c/z.html": "z",
+        "e/w.html": "w",
+    }.items():
+        (live / name).parent.mkdir(parents=True, exist_ok=True)
+        (live / name).write_text(text, encoding="utf-8")
+    (spare / "a").mkdir(parents=True)
+    (spare / "a" / "x.html").hardlink_to(live / "a" / "x.html")  # unchanged since
+    (spare / "a" / "y.html").write_text("y ancien", encoding="utf-8")  # replaced since
+    (spare / "a" / "gone.html").write_text("retiré", encoding="utf-8")
+    (spare / "d").mkdir()
+    (spare / "d" / "old.html").write_text("retiré", encoding="utf-8")
+    (spare / "b").write_text("un fichier où il y a un dossier", encoding="utf-8")
+    (spare / "e" / "w.html").mkdir(parents=True)  # a folder where there is a file
+    before = _files(live)
+    staging = tmp_path / "reports.building-1"
+
+    pipelines.build._stage_reports(live, staging)
+
+    assert _files(staging) == before == _files(live)
+    assert (live / "a" / "y.html").read_text(encoding="utf-8") == "y neuf"
+    assert not spare.exists()
+    assert not (staging / "d").exists()
+
+
+def test_without_live_reports_the_spare_is_dropped(tmp_path: Path) -> None:
+    live, spare = tmp_path / "reports", publish.spare_path(tmp_path / "reports")
+    (spare / "a").mkdir(parents=True)
+    (spare / "a" / "x.html").write_text("x", encoding="utf-8")
+    staging = tmp_path / "reports.building-1"
+    pipelines.build._stage_reports(live, staging)
+    assert staging.is_dir() and not any(staging.iterdir())
+    assert not spare.exists()
+
+
+def test_a_publish_keeps_the_replaced_reports_as_the_spare(tmp_path: Path) -> None:
+    """The live reports moved aside become the spare (not deleted); the next build's
+    recovery leaves it, and without a spare slot free they are deleted as before."""
+    live, warehouse = tmp_path / "reports", tmp_path / "w.duckdb"
+
+    def staged(text: str) -> tuple[Path, Path]:
+        folder = tmp_path / f"reports.building-{text}"
+        folder.mkdir()
+        (folder / "index.html").write_text(text, encoding="utf-8")
+        staging = tmp_path / f".w.duckdb.{text}.building"
+        staging.write_text(text, encoding="utf-8")
+        return staging, folder
+
+    live.mkdir()
+    (live / "index.html").write_text("v1", encoding="utf-8")
+    staging, folder = staged("v2")
+    publish.publish(publish.Publish.of(staging, warehouse, folder, live), warehouse)
+    spare = publish.spare_path(live)
+    assert (live / "index.html").read_text(encoding="utf-8") == "v2"
+    assert (spare / "index.html").read_text(encoding="utf-8") == "v1"
+    assert publish.recover(warehouse, live, lambda _: None) is False
+    assert spare.is_dir()
+    staging, folder = staged("v3")  # the spare not taken up: the replaced reports deleted
+    publish.publish(publish.Publish.of(staging, warehouse, folder, live), warehouse)
+    assert (spare / "index.html").read_text(encoding="utf-8") == "v1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reports", "reports.spare", "w.duckdb"]
