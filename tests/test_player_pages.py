@@ -422,29 +422,47 @@ def test_a_season_files_licences_are_written_as_json_writes_them() -> None:
     )
 
 
-def test_page_json_writes_what_safe_json_writes() -> None:
-    """`page_json` (the json module's C encoder) writes the text `html.safe_json` (Plotly's
-    encoder) writes: escapes, non-ASCII, floats, and the values where it hands over to
-    `safe_json` (« NaN » or « Infinity » in the text: Plotly's encoder dumps it again, in
-    ASCII; a date: Plotly's `default`)."""
+def test_safe_json_writes_what_plotlys_encoder_writes() -> None:
+    """`html.safe_json` (the json module's C encoder where it can) writes the text of
+    Plotly's encoder with the `JSON_UNSAFE` escapes: escapes, non-ASCII, floats, and the
+    values where Plotly's encoder writes something else (« NaN » or « Infinity » in the
+    text: it dumps it again, in ASCII; numpy values and dates: its `default`)."""
     import datetime as dt
+    import json
 
-    from pipelines.reports.html import safe_json
-    from pipelines.reports.player_seasons import page_json
+    import numpy as np
+    from plotly.utils import PlotlyJSONEncoder
+
+    from pipelines.reports.html import JSON_UNSAFE, safe_json
+
+    def plotly(value: object) -> str:
+        encoded = json.dumps(
+            value, cls=PlotlyJSONEncoder, ensure_ascii=False, separators=(",", ":")
+        )
+        for unsafe, escaped in JSON_UNSAFE:
+            encoded = encoded.replace(unsafe, escaped)
+        return encoded
 
     values: list[object] = [
         "123456",
-        "</script>&é\u2028\u2029",
+        "</script><script>alert(1)</script>&é\u2028\u2029",
         'a"b\\c',
+        "Zoé Ünal-Łukasz 李",
         "NaNé",
         "Infinity ∞",
         {"x": ["2023-01-05", None], "y": [1234.5, -0.0, 1e20, 1e-7, 3], "t": True},
-        [float("nan"), 1.0],
-        [float("inf")],
-        [dt.date(2024, 1, 2)],
+        {"name": "Zoé </script>", "values": [float("nan"), 1.0]},
+        [float("inf"), float("-inf")],
+        [dt.date(2024, 1, 2), dt.datetime(2024, 1, 2, 3, 4, 5)],
         {"trace": 1, "from": ["2023-2024", None]},
+        {"y": np.array([1.5, np.nan]), "n": np.int64(3), "f": np.float64(2.25)},
+        [np.float32(0.1), np.bool_(True), np.array(["é", "<b>"])],
+        (1, ("a", 2.5)),
+        {1: "a", 2.5: "b", None: "c"},
     ]
-    assert [page_json(v) for v in values] == [safe_json(v) for v in values]
+    assert [safe_json(v) for v in values] == [plotly(v) for v in values]
+    # what the escapes are for: nothing in the text can end the script element
+    assert "<" not in safe_json(values[1]) and "&" not in safe_json(values[1])
 
 
 def test_a_workers_chunk_keeps_the_rows_read_for_its_players() -> None:

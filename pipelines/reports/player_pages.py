@@ -36,9 +36,9 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   370–480 MiB, of a worker 746 -> 280–440 MiB; 25–33 CPU-s in all before and after.
   A chunk's tables read for its players alone go to the worker as they are (`_restricted`
   filters only a table holding other players: a block's whole table).
-- The charts' JSON is written by the json module's C encoder (`player_seasons.page_json`,
-  `_chart_html`), the text Plotly's encoder (`html.safe_json`) writes, which is kept for
-  what the C encoder cannot write the same (a date, « NaN »…). Measured on 4 seasons ×
+- The charts' JSON is written by `html.safe_json`, through the json module's C encoder
+  there where Plotly's encoder (kept for what the C encoder cannot write the same: a
+  date, « NaN »…) would write the same text. Measured on 4 seasons ×
   20,000 players, all 25,643 pages from a built warehouse, 2 workers, CPU of the process
   and its workers (getrusage), the machine loaded by other work, before and after
   alternated: 48,8 -> 41,3 CPU-s (build process 13,8 -> 11,8, workers 35,0 -> 29,5);
@@ -133,7 +133,6 @@ from pipelines.reports.player_seasons import (
     SUBSERIES,
     UNSHOWN,
     fill_call,
-    page_json,
     plot_call,
     season_records,
     season_scripts,
@@ -483,23 +482,6 @@ def _trajectory_chart(pid: str, chunk: _Chunk) -> Chart | None:
         {"data": traces, "layout": layout},
         "Trajectoire de la cote et de l'Elo, tournoi après tournoi",
         height=260 * len(panels),
-    )
-
-
-def _chart_html(div_id: str, chart: Chart, number: int) -> Html:
-    """`section.chart_html` of a chart given as a dict without `narrow` (the trajectory),
-    the same markup, its payload written by `page_json` (the json module's C encoder
-    where Plotly's adds nothing)."""
-    if chart.narrow or not isinstance(chart.figure, Mapping):
-        return chart_html(div_id, chart, number)
-    layout = dict(chart.figure.get("layout", {}))
-    layout["height"] = chart.height
-    payload = {"data": chart.figure.get("data", []), "layout": layout, "config": PLOT_CONFIG}
-    return Html(
-        f'<figure class="chart" id="{esc(div_id)}-figure">'
-        f'<div id="{esc(div_id)}" class="plot" style="height:{int(chart.height)}px"></div>'
-        f"<figcaption>Figure {number} : {esc(chart.caption)}</figcaption></figure>"
-        f'<script>classementPlot("{esc(div_id)}",{page_json(payload)});</script>'
     )
 
 
@@ -1030,8 +1012,8 @@ def _shared_chart_html(
     season files (`player_seasons.plot_call`: point i from the season `sources[i]`); its
     payload the JSON `safe_json` writes of {data, layout, config, fill}, the layout and
     config encoded once (`_series_layout_json`)."""
-    data = page_json(chart.figure.get("data", []))
-    fill = page_json({"trace": trace, "from": sources})
+    data = safe_json(chart.figure.get("data", []))
+    fill = safe_json({"trace": trace, "from": sources})
     payload = f'{{"data":{data},{_series_layout_json(int(chart.height))},"fill":{fill}}}'
     return Html(
         f'<figure class="chart" id="{esc(div_id)}-figure">'
@@ -1354,7 +1336,7 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
         )
     chart = _trajectory_chart(pid, chunk)
     if chart is not None:
-        parts += ["<h2>Trajectoire</h2>", _chart_html("chart-player-trajectory", chart, 1)]
+        parts += ["<h2>Trajectoire</h2>", chart_html("chart-player-trajectory", chart, 1)]
     if pid in chunk.listed:
         parts += ["<h2>Listes de classement</h2>", _table_of(LISTED_TABLE, chunk.listed[pid])]
     if pid in chunk.rankings:

@@ -18,9 +18,9 @@ Decisions taken here (issue 25):
   a page reads as before. Without script the cells are empty and a note says why.
 - The page digest leaves these columns out (`UNSHOWN`): a page is rendered again only for
   what it writes itself.
-- A page's scripts name the player and the chart in JSON written by `page_json` (the json
-  module's C encoder, the text `html.safe_json` writes; `safe_json` itself where Plotly's
-  encoder writes something else): a page writes five such texts (issue 25).
+- A page's scripts name the player and the chart in JSON written by `html.safe_json`
+  (the json module's C encoder there where Plotly's would write the same text): a page
+  writes five such texts (issue 25).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.reports.html import JSON_UNSAFE, Html, esc, fmt_number, safe_json, write_atomic
+from pipelines.reports.html import Html, esc, fmt_number, safe_json, write_atomic
 from pipelines.reports.labels import CRITERIA, MOVEMENT_LABELS, series_label
 from transforms.series_labels import SERIES_ORDER
 
@@ -271,32 +271,14 @@ def why_cell(season: str | None, official: str | None, source: str | None) -> Ht
     return Html(f"<span data-ecart {' '.join(attrs)}></span>")
 
 
-def page_json(value: object) -> str:
-    """`html.safe_json(value)`, the same text, through the json module's C encoder when
-    Plotly's encoder would add nothing: a value of JSON's own types (Plotly's `default`
-    never called) whose text holds neither « NaN » nor « Infinity » (only then does
-    Plotly's encoder load and dump its text again). Otherwise `safe_json` itself. Plotly's
-    encoder costs a Python call per value: a page writes five such texts (issue 25)."""
-    try:
-        encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return safe_json(value)
-    if "NaN" in encoded or "Infinity" in encoded:
-        return safe_json(value)
-    for unsafe, escaped in JSON_UNSAFE:
-        if unsafe in encoded:
-            encoded = encoded.replace(unsafe, escaped)
-    return encoded
-
-
 def fill_call(player_id: str) -> Html:
-    return Html(f"<script>classementFiche.fill({page_json(player_id)});</script>")
+    return Html(f"<script>classementFiche.fill({safe_json(player_id)});</script>")
 
 
 def plot_call(div_id: str, payload: str, player_id: str) -> str:
     """The script drawing a chart filled from the season files (`payload`: its JSON, as
     `html.safe_json` writes it)."""
-    return f"classementFiche.plot({page_json(div_id)},{payload},{page_json(player_id)});"
+    return f"classementFiche.plot({safe_json(div_id)},{payload},{safe_json(player_id)});"
 
 
 _FILLER_JS = """// The season-wide facts of a player page (pipelines/reports/player_seasons.py): the
