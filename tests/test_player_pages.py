@@ -322,7 +322,7 @@ def test_the_pages_read_no_table_their_sources_leave_out(
     sample_site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every table a chunk's pages read (their own and the blocks') is fingerprinted
-    (`_fingerprints`): read for the chunk's players, or whole and counted for every page,
+    (`_sources`): read for the chunk's players, or whole and counted for every page,
     or counted where it shows (players, events, rejected exports). A block reading a new
     table fails here until the fingerprints count it."""
     import duckdb
@@ -355,9 +355,11 @@ def test_the_pages_read_no_table_their_sources_leave_out(
 def test_a_players_sources_move_with_what_their_page_shows_only(
     sample_site: Path, tmp_path: Path
 ) -> None:
-    """A player's own sources change with an event of theirs (its name) and with a value
-    their page writes (a cote), not with a rank it reads from the season file nor with
-    another player's rows; the common part changes with a table the blocks read whole."""
+    """The players whose sources changed (`_sources`, against the sources last kept): those
+    of an event renamed, the one whose cote a page writes changed; none for a rank the page
+    reads from the season file nor for the same warehouse; every player (None) when a table
+    the blocks read whole changes, or when a season's rows of a table moved after another
+    season's (a player's rows in another order)."""
     import duckdb
 
     from pipelines.reports import player_pages
@@ -366,17 +368,21 @@ def test_a_players_sources_move_with_what_their_page_shows_only(
     copy = tmp_path / "w.duckdb"
     shutil.copy2(sample_site / "w.duckdb", copy)
     common = player_pages._shared(ReportData.open(copy))
+    kept: dict[str, Any] = {}
 
-    def sources() -> tuple[str, dict[str, str]]:
+    def changed() -> set[str] | None:
+        nonlocal kept
         with duckdb.connect(str(copy), read_only=True) as connection:
-            return player_pages._fingerprints(connection, common, "code")
+            state, flagged = player_pages._sources(connection, common, "code", kept)
+        kept = json.loads(json.dumps(state))  # as read back from the file
+        return flagged
 
     def change(sql: str, *params: object) -> None:
         with duckdb.connect(str(copy)) as connection:
             connection.execute(sql, list(params))
 
-    first, own = sources()
-    assert sources() == (first, own)  # the same warehouse, the same sources
+    assert changed() is None  # nothing kept: every player
+    assert changed() == set()  # the same warehouse, the same sources
     with duckdb.connect(str(copy)) as connection:
         pid, tid = connection.sql(
             "SELECT player_id, tournament_id FROM cote_history ORDER BY rowid LIMIT 1"
@@ -391,22 +397,29 @@ def test_a_players_sources_move_with_what_their_page_shows_only(
             "SELECT player_id FROM cote_ranking WHERE player_id <> ? ORDER BY rowid LIMIT 1",
             params=[pid],
         ).fetchall()[0][0]
+        first = connection.sql("SELECT season FROM cote_history ORDER BY rowid LIMIT 1").fetchall()
     change("UPDATE cote_ranking SET rank = rank + 1000 WHERE player_id = ?", other)
-    assert sources() == (first, own)  # a rank: shown from the season file
+    assert changed() == set()  # a rank: shown from the season file
     change("UPDATE tournaments SET tournament_name = 'Autre nom' WHERE tournament_id = ?", tid)
-    common_part, renamed = sources()
-    assert common_part == first and pid in played
-    assert {p for p in own if renamed.get(p) != own[p]} == played & set(own)
+    assert pid in played and changed() == played
     change(
         "UPDATE cote_history SET cote_after = cote_after + 1 WHERE player_id = ? "
         "AND tournament_id = ?",
         pid,
         tid,
     )
-    changed = sources()[1]
-    assert {p for p in own if changed.get(p) != renamed[p]} == {pid}
+    assert changed() == {pid}
+    season = first[0][0]
+    assert season.replace("-", "").isdigit()
+    change(
+        f"CREATE TEMP TABLE moved AS SELECT * FROM cote_history WHERE season = '{season}';"
+        f"DELETE FROM cote_history WHERE season = '{season}';"
+        "INSERT INTO cote_history SELECT * FROM moved"
+    )
+    assert changed() is None  # the first season's rows now after the others'
+    assert changed() == set()
     change("DELETE FROM mort_subite_standings WHERE rowid = 0")
-    assert sources()[0] != first
+    assert changed() is None
 
 
 def test_a_season_files_licences_are_written_as_json_writes_them() -> None:
@@ -479,3 +492,52 @@ def test_a_workers_chunk_keeps_the_rows_read_for_its_players() -> None:
     cut = _restricted(split, pl.Series(["b"]), frozenset(["b"]))
     assert list(cut) == ["b"] and cut.rows_of("b") == split.rows_of("b")
     assert cut.frame is not None and cut.frame.height == 3
+
+
+def test_a_season_file_is_written_again_only_when_its_sources_changed(
+    sample_site: Path, tmp_path: Path
+) -> None:
+    """A season file (`player_seasons`) is made again when its season's rows changed or it
+    is missing, not otherwise: its season's rows are not even read (a file changed by hand
+    stays so, as a page does); the file made then is the one made from every season's
+    records."""
+    import duckdb
+
+    from pipelines.reports import player_pages
+    from pipelines.reports.data import ReportData
+    from pipelines.reports.player_seasons import SEASONS_DIR
+
+    copy = tmp_path / "w.duckdb"
+    shutil.copy2(sample_site / "w.duckdb", copy)
+    shutil.copytree(sample_site / "reports" / "joueurs", tmp_path / "joueurs")
+    folder = tmp_path / "joueurs" / SEASONS_DIR
+
+    def write() -> int:
+        return player_pages.write_player_pages(ReportData.open(copy), tmp_path).shared_files
+
+    def files() -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted(folder.glob("*.js"))}
+
+    built = files()
+    assert write() == 0 and files() == built  # as built
+    first = sorted(built)[0]
+    (folder / first).unlink()
+    assert write() == 1 and files() == built
+    (folder / first).write_bytes(b"// changed by hand")
+    assert write() == 0 and (folder / first).read_bytes() == b"// changed by hand"
+    (folder / first).write_bytes(built[first])
+    with duckdb.connect(str(copy)) as connection:
+        season = connection.sql("SELECT max(season) FROM cote_ranking").fetchall()[0][0]
+        connection.execute("UPDATE cote_ranking SET rank = rank + 1000 WHERE season = ?", [season])
+    assert write() == 1
+    now = files()
+    assert [name for name in built if now[name] != built[name]] == [f"{season}.js"]
+    data = ReportData.open(copy)
+    records = season_records(
+        data.table("cote_ranking"),
+        data.table("elo_ranking"),
+        data.table("series_classification"),
+        data.table("series_movements"),
+    ).filter(pl.col("season") == season)
+    text = season_file_text(season, records.select("player_id", "record").iter_rows())
+    assert now[f"{season}.js"] == text.encode("utf-8")

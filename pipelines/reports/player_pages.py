@@ -18,14 +18,21 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   per distinct value of the columns it reads (`_with_cells`), the rows joined in Polars.
   Only the blocks' rows are read as Python rows (`PlayerRows.prefetch`, one call per
   chunk). No Polars call per player.
-- What each page is made from is fingerprinted in the warehouse first (`_fingerprints`:
-  DuckDB hashes each player's rows, less the columns a page does not show, each with its
-  event's row; and what every page reads), kept in `.sources.json`. A page whose sources
-  did not change keeps its digest and is neither read nor rendered: a new tournament reads
-  the rows of its own players only. Measured on 4 seasons × 20,000 players plus one
-  tournament (207 pages rendered, the same bytes and digests as a full rewrite): 2,6 CPU-s
-  where reading every player's rows first took 3,9 (and 6,2 chunk by chunk without the
-  fingerprints).
+- What each page is made from is fingerprinted in the warehouse first (`_sources`: DuckDB
+  hashes each player's rows, less the columns a page does not show, each with its event's
+  row, by partition — a season, a rating list's date, `players` — and what every page
+  reads), kept in `.sources.json` with each partition's row count and sum of row hashes.
+  A page whose sources did not change keeps its digest and is neither read nor rendered.
+  A new tournament sums the row hashes by partition (one scan), hashes the players again
+  only in the partitions whose sums changed (its season's), and names the players whose
+  hashes there changed: it reads the rows of its own players only, and the season files
+  of the seasons whose rows changed only (`_season_digests`). Measured on 20 seasons ×
+  20,000 players plus one tournament (the pages step alone on the built warehouse, CPU of
+  the process by `time.process_time`, the shared machine loaded, main's 58d7f57 against
+  this code, each from its own full render): 13,1 -> 3,8 CPU-s (fingerprints 6,3 -> 1,4,
+  season files 2,8 -> 0,1), peak RSS 843 -> 481 MiB; the same 273 pages rendered, every
+  page and season file the same bytes but the generation time. A full build hashes every
+  partition: 7,2 CPU-s (main's fingerprints 5,1–6,3), its query peaking near 1,2 GiB.
 - From `PARALLEL_FROM` pages to examine (a full build, not a new tournament), the pages
   are rendered and written by `WORKERS` processes started fresh at the first chunk to render
   ("spawn": the build process holds DuckDB's and Polars' thread pools, never forked), each
@@ -130,6 +137,7 @@ from pipelines.reports.player_seasons import (
     LABEL,
     MOVEMENT,
     NO_SCRIPT,
+    SEASONS_DIR,
     SUBSERIES,
     UNSHOWN,
     fill_call,
@@ -320,45 +328,88 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _fingerprints(connection: Any, common: _Shared, code: str) -> tuple[str, dict[str, str]]:
-    """What a page is made from, fingerprinted in the warehouse without reading the rows
-    out: (the part every page reads, each player's own part). The page of a player whose
-    own part and the common part are those its page was last rendered from shows the same
-    thing (`page_digests` would give its digest again): it is neither read nor rendered.
+# the version of `SOURCES_FILE`'s layout: another version is read as no sources at all
+SOURCES_VERSION = 2
+# a partition whose value is missing (a result of an event the tournaments do not hold)
+_NO_VALUE = "\u2205"
+_PARTITION_TABLES = ("players", *sorted(PLAYER_TABLES))
 
-    A player's own part hashes, in the table's order, their rows of every table read for a
-    chunk's players (`PLAYER_TABLES`, less the columns a page does not show: `UNSHOWN`)
-    and of `players`, each row with the whole row of its event (`tournaments`: its name,
-    dates, city, coefficient… and its place in the event order, which two events' own
-    dates and ids decide: `ordered_events`). The common part hashes the code and parameters, what
-    `_Shared` holds for every page (federations' names, divisor, rejected exports,
-    reported seasons), the tables the blocks read whole (`WHOLE_TABLES`) and the events
-    they name, and the tables' columns."""
-    columns: dict[str, list[tuple[str, str]]] = {}
-    for name, column, kind in connection.sql(
-        "SELECT table_name, column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position"
-    ).fetchall():
-        columns.setdefault(name, []).append((column, kind))
+
+@dataclass(frozen=True)
+class _Source:
+    """How a table's rows are fingerprinted: the SQL of a row's hash (its shown columns and
+    its event's whole row), the partition of a row (`partition`: its season, a result's
+    through its event, a rating list's date; None: the table is one partition) and the key
+    namespace of its partitions."""
+
+    name: str
+    row: str
+    joined: bool
+    partition: str | None
+    namespace: str
+
+    def key(self, value: str | None) -> str:
+        return f"{self.namespace}:{self.name if self.partition is None else value}"
+
+    def frm(self) -> str:
+        join = "LEFT JOIN _events e ON e.tournament_id = t.tournament_id " if self.joined else ""
+        return f"FROM {_quoted(self.name)} t {join}WHERE t.player_id IS NOT NULL"
+
+    def value(self) -> str:
+        """The SQL of a row's partition, as text (`_NO_VALUE` for none)."""
+        if self.partition is None:
+            return f"'{self.name}'"
+        return f"coalesce(CAST({self.partition} AS VARCHAR), '{_NO_VALUE}')"
+
+
+def _table_sources(columns: Mapping[str, list[tuple[str, str]]]) -> list[_Source]:
+    events = "tournaments" in columns
+    seasons = events and any(c == "season" for c, _ in columns["tournaments"])
+    found = []
+    for name in _PARTITION_TABLES:
+        if name not in columns:
+            continue
+        names = [c for c, _ in columns[name]]
+        shown = [c for c in names if c not in UNSHOWN.get(name, ())]
+        joined = events and "tournament_id" in names
+        row = "hash(" + ", ".join(f"t.{_quoted(c)}" for c in shown)
+        row += ", e._event)" if joined else ")"
+        if "season" in names:
+            partition, namespace = "t.season", "s"
+        elif joined and seasons:
+            partition, namespace = "e._season", "s"
+        elif "as_of" in names:
+            partition, namespace = "t.as_of", "d"
+        else:
+            partition, namespace = None, "t"
+        found.append(_Source(name, row, joined, partition, namespace))
+    return found
+
+
+def _common_part(connection: Any, common: _Shared, code: str, columns: Any) -> str:
+    """What every page reads, fingerprinted: the code and parameters, what `_Shared` holds
+    for every page (federations' names, divisor, rejected exports, reported seasons), the
+    tables the blocks read whole (`WHOLE_TABLES`) and the events they name, and the
+    columns of every table the pages read."""
     read = [*PLAYER_TABLES, *WHOLE_TABLES, *OTHER_TABLES]
     schema = {name: columns.get(name) for name in sorted(read)}
     whole = []
     for name in WHOLE_TABLES:
         if name in columns:
-            found = connection.sql(
+            found = connection.execute(
                 f"SELECT hash(list(hash(t) ORDER BY t.rowid)) FROM {_quoted(name)} t"
             ).fetchall()
             whole.append((name, found[0][0]))
-    events = "tournaments" in columns
     named = [f"SELECT {c} FROM {_quoted(t)}" for t, c in _BLOCK_EVENTS.items() if t in columns]
-    if events and named:
-        found = connection.sql(
+    if "tournaments" in columns and named:
+        found = connection.execute(
             "SELECT hash(list(hash(t) ORDER BY t.rowid)) FROM tournaments t "
             f"WHERE tournament_id IN ({' UNION '.join(named)})"
         ).fetchall()
         whole.append(("block events", found[0][0]))
-    common_text = repr(
+    text = repr(
         (
+            SOURCES_VERSION,
             code,
             schema,
             whole,
@@ -368,38 +419,198 @@ def _fingerprints(connection: Any, common: _Shared, code: str) -> tuple[str, dic
             common.reported,
         )
     )
-    parts = []
-    for name in sorted({*PLAYER_TABLES, "players"}):
-        if name not in columns:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _events_prelude(columns: Mapping[str, Any]) -> str:
+    if "tournaments" not in columns:
+        return ""
+    season = "season" if any(c == "season" for c, _ in columns["tournaments"]) else "NULL::VARCHAR"
+    return (
+        "WITH _events AS (SELECT tournament_id, hash(t) AS _event, "
+        f"{season} AS _season FROM tournaments t) "
+    )
+
+
+# the tables the season files are made from (`player_seasons.season_records`): the first
+# three give a season its file, the movements are joined to the classification
+SEASON_TABLES = ("cote_ranking", "elo_ranking", "series_classification", "series_movements")
+
+
+def _season_digests(connection: Any, columns: Mapping[str, Any]) -> dict[str, str] | None:
+    """Each season file's sources: the season's rows of `SEASON_TABLES`, each table's
+    hashed in its order; None when a row has no season (every file is made again)."""
+    parts = [
+        f"SELECT '{name}' AS source, season, hash(list(hash(t) ORDER BY t.rowid)) AS h "
+        f"FROM {_quoted(name)} t GROUP BY season"
+        for name in SEASON_TABLES
+        if name in columns
+    ]
+    if not parts:
+        return {}
+    rows = connection.execute(
+        "SELECT season, hash(list(source || ':' || h::VARCHAR ORDER BY source))::VARCHAR "
+        "FROM (" + " UNION ALL ".join(parts) + ") GROUP BY season "
+        "HAVING bool_or(source <> 'series_movements')"
+    ).fetchall()
+    if any(season is None for season, _ in rows):
+        return None
+    return {season: digest for season, digest in rows}
+
+
+def _season_rows(data: ReportData, name: str, seasons: Sequence[str] | None) -> pl.DataFrame:
+    """A table of `SEASON_TABLES`, whole or (`seasons`) the rows of these seasons, in the
+    table's order."""
+    if seasons is None:
+        return data.table(name)
+    return data._read(
+        name,
+        f"SELECT * FROM {_quoted(name)} WHERE season IN (SELECT unnest(?::VARCHAR[])) "
+        "ORDER BY rowid",
+        [list(seasons)],
+    )
+
+
+def _sources(
+    connection: Any, common: _Shared, code: str, before: Mapping[str, Any]
+) -> tuple[dict[str, Any], set[str] | None]:
+    """What the pages are made from, fingerprinted in the warehouse without reading the rows
+    out, and the players whose own part changed since `before` (the sources the pages were
+    last rendered from, `SOURCES_FILE`; None: every player, the common part changed).
+
+    A player's own part is their rows of every table read for a chunk's players
+    (`PLAYER_TABLES`, less the columns a page does not show: `UNSHOWN`) and of `players`,
+    each row with the whole row of its event (`tournaments`), in the table's order. It is
+    kept by partition (a season: the rows of that season's tables, a result's through its
+    event; a rating list's date; `players`), each partition's players' hashes (in their
+    rows' order) apart: a new tournament hashes again the players of the partitions whose
+    rows changed (each table's count and sum of row hashes by partition, one scan: about a
+    tenth of hashing every player's rows), and names the players whose hashes there
+    changed. A table's partitions must each hold consecutive rows, in the order they were
+    last seen (a player's rows across partitions keep their order); else the table is one
+    partition, or (another order) every player is examined."""
+    columns: dict[str, list[tuple[str, str]]] = {}
+    for name, column, kind in connection.execute(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position"
+    ).fetchall():
+        columns.setdefault(name, []).append((column, kind))
+    common_part = _common_part(connection, common, code, columns)
+    sources = _table_sources(columns)
+    prelude = _events_prelude(columns)
+    same = before.get("common") == common_part
+    old_tables: Mapping[str, Any] = before.get("tables", {}) if same else {}
+    old_keys: Mapping[str, str] = before.get("keys", {}) if same else {}
+    tables: dict[str, Any] = {}
+    gone: set[str] = set()  # the keys of partitions a table no longer has this way
+    changed: dict[str, set[str]] = {}  # per table, the partitions to hash again
+    reordered = False
+    for source in sources:
+        rows = connection.execute(
+            prelude + f"SELECT {source.value()} AS _part, count(*), "
+            f"sum({source.row})::VARCHAR, min(t.rowid), max(t.rowid) {source.frm()} "
+            "GROUP BY _part ORDER BY min(t.rowid)"
+        ).fetchall()
+        apart = all(rows[i][4] < rows[i + 1][3] for i in range(len(rows) - 1))
+        if not apart and source.partition is not None:  # one partition: the whole table
+            source = dataclasses.replace(source, partition=None, namespace="t")
+            rows = connection.execute(
+                prelude + f"SELECT {source.value()} AS _part, count(*), "
+                f"sum({source.row})::VARCHAR {source.frm()} GROUP BY _part"
+            ).fetchall()
+        parts = {str(r[0]): [r[1], r[2]] for r in rows}
+        order = [str(r[0]) for r in rows]
+        tables[source.name] = {"keys": source.namespace, "order": order, "parts": parts}
+        old = old_tables.get(source.name)
+        if old is None or old.get("keys") != source.namespace:
+            changed[source.name] = set(parts)
+            if old is not None:  # its partitions were others: theirs are hashed again
+                gone |= _keys_of(source.name, old)
             continue
-        shown = [c for c, _ in columns[name] if c not in UNSHOWN.get(name, ())]
-        row = ", ".join(f"t.{_quoted(c)}" for c in shown)
-        joined = events and any(c == "tournament_id" for c, _ in columns[name])
-        event = ", e._event" if joined else ""
+        old_parts = old.get("parts", {})
+        kept = [p for p in old.get("order", []) if p in parts]
+        if kept != [p for p in order if p in old_parts]:
+            reordered = True
+        changed[source.name] = {p for p in {*parts, *old_parts} if parts.get(p) != old_parts.get(p)}
+    # the keys (partitions) to hash again: every table's rows of a changed partition
+    by_name = {s.name: s for s in sources}
+    for name, described in tables.items():
+        if described["keys"] == "t":
+            by_name[name] = dataclasses.replace(by_name[name], partition=None, namespace="t")
+    stale = {by_name[n].key(p) for n, parts in changed.items() for p in parts}
+    for name, old in old_tables.items():
+        if name not in tables:
+            gone |= _keys_of(name, old)
+    stale |= gone
+    keys = {k: v for k, v in old_keys.items() if k not in stale}
+    flagged: set[str] = set()
+    fresh = _hash_keys(connection, prelude, list(by_name.values()), stale)
+    for key in sorted(stale):
+        now = fresh.get(key)
+        if now is not None:
+            keys[key] = now
+        if not same:
+            continue
+        was = dict(json.loads(old_keys[key])) if key in old_keys else {}
+        mine = dict(json.loads(now)) if now is not None else {}
+        flagged |= {p for p in {*was, *mine} if was.get(p) != mine.get(p)}
+    state = {"version": SOURCES_VERSION, "common": common_part, "tables": tables, "keys": keys}
+    state["seasons"] = _season_digests(connection, columns)
+    return state, (flagged if same and not reordered else None)
+
+
+def _keys_of(name: str, table: Mapping[str, Any]) -> set[str]:
+    """The keys of a table's partitions as `SOURCES_FILE` holds them."""
+    if table.get("keys") == "t":
+        return {f"t:{name}"}
+    return {f"{table.get('keys')}:{p}" for p in table.get("parts", {})}
+
+
+def _hash_keys(
+    connection: Any, prelude: str, sources: Sequence[_Source], keys: set[str]
+) -> dict[str, str]:
+    """Per key of `keys` (a partition), its players' hashes, as JSON ([[player, hash], …]
+    by player): each player's rows of every table in that partition, in the table's order,
+    each table's hashed apart, then the tables' hashes of a player summed (each table's
+    hash with its name: a set, one per table)."""
+    parts, params = [], []
+    for source in sources:
+        if source.partition is None:
+            if source.key(None) not in keys:
+                continue
+            where = ""
+        else:
+            values = sorted(
+                k.split(":", 1)[1] for k in keys if k.startswith(f"{source.namespace}:")
+            )
+            if not values:
+                continue
+            where = f" AND {source.value()} IN (SELECT unnest(?::VARCHAR[]))"
+            params.append(values)
+        order = "t.rowid, e._event" if source.joined else "t.rowid"
         parts.append(
-            f"SELECT '{name}' AS source, t.player_id, "
-            f"hash(list(hash({row}{event}) ORDER BY t.rowid{event})) AS h "
-            f"FROM {_quoted(name)} t "
-            + ("LEFT JOIN _events e ON e.tournament_id = t.tournament_id " if joined else "")
-            + "WHERE t.player_id IS NOT NULL GROUP BY t.player_id"
+            f"SELECT '{source.namespace}' AS _space, {source.value()} AS _part, "
+            f"'{source.name}' AS _source, t.player_id, "
+            f"hash(list({source.row} ORDER BY {order})) AS _h "
+            f"{source.frm()}{where} GROUP BY _part, t.player_id"
         )
     if not parts:
-        return hashlib.blake2b(common_text.encode(), digest_size=16).hexdigest(), {}
-    prelude = (
-        "WITH _events AS (SELECT tournament_id, hash(t) AS _event FROM tournaments t) "
-        if events
-        else ""
-    )
-    rows = connection.sql(
+        return {}
+    found = connection.sql(
         prelude
-        + "SELECT player_id, hash(list(source || ':' || h::VARCHAR ORDER BY source)) FROM ("
+        + "SELECT _space || ':' || _part AS _key, player_id, "
+        + "sum(hash(_source, _h))::VARCHAR AS _h FROM ("
         + " UNION ALL ".join(parts)
-        + ") GROUP BY player_id"
-    ).fetchall()
-    return (
-        hashlib.blake2b(common_text.encode(), digest_size=16).hexdigest(),
-        {pid: format(h, "x") for pid, h in rows},
+        + ") GROUP BY _space, _part, player_id",
+        params=params or None,
+    ).pl()
+    grouped = (
+        found.sort("_key", "player_id").group_by("_key", maintain_order=True).agg("player_id", "_h")
     )
+    return {
+        key: json.dumps(list(zip(players, hashes, strict=True)), separators=(",", ":"))
+        for key, players, hashes in grouped.iter_rows()
+    }
 
 
 def _load(data: ReportData, shared: _Shared | None = None) -> _PlayerData:
@@ -1488,19 +1699,16 @@ def write_player_pages(
     rendered = 0
     warehouse = data._warehouse
     with warehouse.connect(read_only=True) as connection, _Pool(workers) as pool:
-        common_part, own = _fingerprints(connection, common, code)
         before = _read_sources(folder / SOURCES_FILE)
-        same_common = before.get("common") == common_part
-        before_own = before.get("players", {})
+        state, flagged = _sources(connection, common, code, before)
         # a page whose sources did not change keeps the digest it was rendered with
         digests = {
             pid: known[names[pid]]
             for pid in ids
-            if same_common
+            if flagged is not None
+            and pid not in flagged
             and names[pid] in known
             and names[pid] in present
-            and pid in own
-            and before_own.get(names[pid]) == own[pid]
         }
         examined = [pid for pid in ids if pid not in digests]
         parallel = workers > 1 and len(examined) >= PARALLEL_FROM
@@ -1528,23 +1736,31 @@ def write_player_pages(
     written = set(names.values())
     for stale in sorted(present - written):  # rendering only wrote pages of `written`
         (folder / stale).unlink()
-    # the season-wide facts the pages read, one file per season (`player_seasons`)
-    records = season_records(
-        data.table("cote_ranking"),
-        data.table("elo_ranking"),
-        data.table("series_classification"),
-        data.table("series_movements"),
+    # the season-wide facts the pages read, one file per season (`player_seasons`): those
+    # whose sources changed (or all of them, a season unknown), read for these seasons only
+    seasons: Mapping[str, str] | None = state["seasons"]
+    kept = before.get("seasons") if before.get("common") == state["common"] else None
+    files = (
+        None
+        if seasons is None or not isinstance(kept, dict)
+        else [
+            season
+            for season, digest in sorted(seasons.items())
+            if kept.get(season) != digest or not (folder / SEASONS_DIR / f"{season}.js").exists()
+        ]
     )
-    shared_files = write_season_files(folder, records)
+    records = season_records(*(_season_rows(data, name, files) for name in SEASON_TABLES))
+    shared_files = write_season_files(
+        folder, records, None if files is None else set(seasons or ())
+    )
+    # the C encoder (no indent), a line per page
     write_atomic(
         folder / DIGESTS_FILE,
-        json.dumps({names[p]: digests[p] for p in sorted(digests)}, indent=0, sort_keys=True),
+        json.dumps(
+            {names[p]: digests[p] for p in sorted(digests)}, sort_keys=True, separators=(",\n", ":")
+        ),
     )
-    sources = {
-        "common": common_part,
-        "players": {names[p]: own[p] for p in sorted(own) if p in names},
-    }
-    write_atomic(folder / SOURCES_FILE, json.dumps(sources, indent=0, sort_keys=True))
+    write_atomic(folder / SOURCES_FILE, json.dumps(state, sort_keys=True))
     return PagesWritten(
         total=len(written),
         rendered=rendered,
@@ -1693,13 +1909,15 @@ class _Pool:
 
 
 def _read_sources(path: Path) -> dict[str, Any]:
-    """`SOURCES_FILE`: {"common": …, "players": {file: …}}; empty when missing or unreadable
+    """`SOURCES_FILE` (`_sources`); empty when missing, unreadable or of another layout
     (every page is examined)."""
     try:
         loaded = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(loaded, dict) or not isinstance(loaded.get("players"), dict):
+    if not isinstance(loaded, dict) or loaded.get("version") != SOURCES_VERSION:
+        return {}
+    if not isinstance(loaded.get("tables"), dict) or not isinstance(loaded.get("keys"), dict):
         return {}
     return loaded
 
