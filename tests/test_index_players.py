@@ -49,3 +49,32 @@ def test_the_players_list_is_the_row_by_row_table(tmp_path: Path) -> None:
     assert "<td>—</td>" in written
     assert player_filename(".hidden") in written
     assert "&lt;Durand&gt;" in written and "Club &lt;A&amp;B&gt;" in written
+
+
+def test_the_seasons_players_are_counted_as_the_results_frame_counted_them(
+    sample_site: Path, tmp_path: Path
+) -> None:
+    """The home page's players per season, counted in the warehouse (`_season_players`),
+    are those of the results joined to their events, a result without licence counting as
+    one player (Polars' `n_unique`)."""
+    import shutil
+
+    import duckdb
+
+    from pipelines.reports.index_page import _season_players
+
+    copy = tmp_path / "w.duckdb"
+    shutil.copy2(sample_site / "w.duckdb", copy)
+    with duckdb.connect(str(copy)) as connection:
+        connection.execute(
+            "INSERT INTO results (tournament_id, player_id) "
+            "SELECT tournament_id, NULL FROM results ORDER BY rowid LIMIT 2"
+        )
+    data = ReportData.open(copy)
+    events = data.tournaments().select("tournament_id", "season")
+    results = data.table("results").join(events, on="tournament_id")
+    expected = {
+        s: results.filter(pl.col("season") == s)["player_id"].n_unique() for s in data.seasons()
+    }
+    assert results["player_id"].null_count() == 2
+    assert {s: _season_players(data).get(s, 0) for s in data.seasons()} == expected
