@@ -32,7 +32,8 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   this code, each from its own full render): 13,1 -> 3,8 CPU-s (fingerprints 6,3 -> 1,4,
   season files 2,8 -> 0,1), peak RSS 843 -> 481 MiB; the same 273 pages rendered, every
   page and season file the same bytes but the generation time. A full build hashes every
-  partition: 7,2 CPU-s (main's fingerprints 5,1–6,3), its query peaking near 1,2 GiB.
+  partition: 6,8–7,9 CPU-s (main's fingerprints 5,1–6,3), one query a table (the process
+  peaks at 1,0 GiB, 1,5 with the tables in one query).
 - From `PARALLEL_FROM` pages to examine (a full build, not a new tournament), the pages
   are rendered and written by `WORKERS` processes started fresh at the first chunk to render
   ("spawn": the build process holds DuckDB's and Polars' thread pools, never forked), each
@@ -571,14 +572,14 @@ def _hash_keys(
 ) -> dict[str, str]:
     """Per key of `keys` (a partition), its players' hashes, as JSON ([[player, hash], …]
     by player): each player's rows of every table in that partition, in the table's order,
-    each table's hashed apart, then the tables' hashes of a player summed (each table's
-    hash with its name: a set, one per table)."""
-    parts, params = [], []
+    each table's hashed apart with its name, then a player's tables' hashes summed (a set:
+    one per table). One query a table: DuckDB holds one table's groups at a time."""
+    frames = []
     for source in sources:
         if source.partition is None:
             if source.key(None) not in keys:
                 continue
-            where = ""
+            where, params = "", None
         else:
             values = sorted(
                 k.split(":", 1)[1] for k in keys if k.startswith(f"{source.namespace}:")
@@ -586,26 +587,25 @@ def _hash_keys(
             if not values:
                 continue
             where = f" AND {source.value()} IN (SELECT unnest(?::VARCHAR[]))"
-            params.append(values)
+            params = [values]
         order = "t.rowid, e._event" if source.joined else "t.rowid"
-        parts.append(
-            f"SELECT '{source.namespace}' AS _space, {source.value()} AS _part, "
-            f"'{source.name}' AS _source, t.player_id, "
-            f"hash(list({source.row} ORDER BY {order})) AS _h "
-            f"{source.frm()}{where} GROUP BY _part, t.player_id"
+        frames.append(
+            connection.sql(
+                prelude + f"SELECT '{source.namespace}:' || {source.value()} AS _key, "
+                f"t.player_id, hash('{source.name}', hash(list({source.row} ORDER BY {order}))) "
+                f"AS _h {source.frm()}{where} GROUP BY _key, t.player_id",
+                params=params,
+            ).pl()
         )
-    if not parts:
+    if not frames:
         return {}
-    found = connection.sql(
-        prelude
-        + "SELECT _space || ':' || _part AS _key, player_id, "
-        + "sum(hash(_source, _h))::VARCHAR AS _h FROM ("
-        + " UNION ALL ".join(parts)
-        + ") GROUP BY _space, _part, player_id",
-        params=params or None,
-    ).pl()
     grouped = (
-        found.sort("_key", "player_id").group_by("_key", maintain_order=True).agg("player_id", "_h")
+        pl.concat(frames)
+        .group_by("_key", "player_id")
+        .agg(pl.col("_h").sum().cast(pl.String))
+        .sort("_key", "player_id")
+        .group_by("_key", maintain_order=True)
+        .agg("player_id", "_h")
     )
     return {
         key: json.dumps(list(zip(players, hashes, strict=True)), separators=(",", ":"))
