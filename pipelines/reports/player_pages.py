@@ -32,8 +32,11 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   this code, each from its own full render): 13,1 -> 3,8 CPU-s (fingerprints 6,3 -> 1,4,
   season files 2,8 -> 0,1), peak RSS 843 -> 481 MiB; the same 273 pages rendered, every
   page and season file the same bytes but the generation time. A full build hashes every
-  partition: 6,8–7,9 CPU-s (main's fingerprints 5,1–6,3), one query a table (the process
-  peaks at 1,0 GiB, 1,5 with the tables in one query).
+  partition, one query a table (1,5 GiB with the tables in one query): all 53,817 pages
+  rendered from the same built warehouse, the machine less loaded, 58d7f57 then this
+  code: 99,0 -> 108,1 CPU-s (build process 30,7 -> 38,2, of which the sources 3,7 ->
+  8,8; workers 68,3 -> 69,9), peak RSS of the build process 936 -> 1,060 MiB: what the
+  next new tournament saves, a full build pays once.
 - From `PARALLEL_FROM` pages to examine (a full build, not a new tournament), the pages
   are rendered and written by `WORKERS` processes started fresh at the first chunk to render
   ("spawn": the build process holds DuckDB's and Polars' thread pools, never forked), each
