@@ -84,3 +84,20 @@ def test_a_damaged_record_of_hashes_reads_every_file(
     first, _ = _state(raw, known, known)
     known.write_text("{", encoding="utf-8")
     assert _state(raw, known, tmp_path / "again.json") == (first, 3)
+
+
+def test_a_build_given_the_folder_by_another_path_takes_up_the_hashes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hashes are kept by absolute path: the folder named relatively (the command
+    line's `data/x`) then absolutely (Dagster's resource) reads no file again."""
+    monkeypatch.setattr(raw_module, "_SETTLED_NS", 50_000_000)
+    raw = _folder(tmp_path)
+    time.sleep(0.1)  # the files settled: their hashes are kept
+    known = tmp_path / "raw_hashes.json"
+    monkeypatch.chdir(tmp_path)
+    relative = Path("raw")
+    first, reads = _state(relative, known, known)
+    assert reads == 3
+    assert _state(raw.resolve(), known, known) == (first, 0)  # nothing read
+    assert _state(relative, known, known) == (first, 0)
