@@ -5,6 +5,7 @@ same order, as the whole table filtered."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -137,21 +138,29 @@ def _compare(wh: Warehouse, params: Parameters) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("table_name", "column", "read"),
+    [
+        ("cote_ranking", "rank", lambda data: data.for_season("cote_ranking", SEASONS[0])),
+        (
+            "results",
+            "player_id",
+            lambda data: data.season_results(SEASONS[0], ["tournament_id", "player_id"]),
+        ),
+    ],
+    ids=["for_season", "season_results"],
+)
 def test_a_season_read_alone_is_checked_against_its_declaration(
-    tmp_path: Path, params: Parameters
+    tmp_path: Path,
+    params: Parameters,
+    table_name: str,
+    column: str,
+    read: Callable[[ReportData], object],
 ) -> None:
+    """A season's rows read alone (a whole table's, or the results' columns a section
+    counts) are checked against the table's declaration: a renamed column is named."""
     wh = _warehouse(tmp_path / "w.duckdb")
     with wh.connect() as con:
-        con.execute('ALTER TABLE cote_ranking RENAME COLUMN "rank" TO place')
-    with pytest.raises(TableSchemaError, match=r"missing column.*rank"):
-        ReportData(wh, params).for_season("cote_ranking", SEASONS[0])
-
-
-def test_a_season_s_result_columns_read_alone_are_checked_too(
-    tmp_path: Path, params: Parameters
-) -> None:
-    wh = _warehouse(tmp_path / "w.duckdb")
-    with wh.connect() as con:
-        con.execute('ALTER TABLE results RENAME COLUMN "player_id" TO licence')
-    with pytest.raises(TableSchemaError, match=r"missing column.*player_id"):
-        ReportData(wh, params).season_results(SEASONS[0], ["tournament_id", "player_id"])
+        con.execute(f'ALTER TABLE {table_name} RENAME COLUMN "{column}" TO renamed')
+    with pytest.raises(TableSchemaError, match=rf"missing column.*{column}"):
+        read(ReportData(wh, params))
