@@ -54,14 +54,13 @@ def test_the_players_list_is_the_row_by_row_table(tmp_path: Path) -> None:
 def test_the_seasons_players_are_counted_as_the_results_frame_counted_them(
     sample_site: Path, tmp_path: Path
 ) -> None:
-    """The home page's players per season, counted in the warehouse (`_season_players`),
+    """The home page's players per season, counted in the warehouse
+    (`ReportData.season_player_counts`),
     are those of the results joined to their events, a result without licence counting as
     one player (Polars' `n_unique`)."""
     import shutil
 
     import duckdb
-
-    from pipelines.reports.index_page import _season_players
 
     copy = tmp_path / "w.duckdb"
     shutil.copy2(sample_site / "w.duckdb", copy)
@@ -77,4 +76,4 @@ def test_the_seasons_players_are_counted_as_the_results_frame_counted_them(
         s: results.filter(pl.col("season") == s)["player_id"].n_unique() for s in data.seasons()
     }
     assert results["player_id"].null_count() == 2
-    assert {s: _season_players(data).get(s, 0) for s in data.seasons()} == expected
+    assert {s: data.season_player_counts().get(s, 0) for s in data.seasons()} == expected

@@ -54,7 +54,7 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
     the last build)."""
     seasons = data.seasons()
     events = data.tournaments()
-    played = _season_players(data)
+    played = data.season_player_counts()
     per_season = {
         s: (events.filter(pl.col("season") == s).height, played.get(s, 0)) for s in seasons
     }
@@ -157,21 +157,6 @@ def render_index(data: ReportData, warnings: Sequence[str] = ()) -> str:
         Html("".join(parts)),
         plotly_src=PLOTLY_ASSET.as_posix(),
     )
-
-
-def _season_players(data: ReportData) -> dict[str, int]:
-    """Per season, the players with a result in its tournaments, counted in the warehouse
-    (the results are not read out: 1.25 million rows on 20 seasons × 20,000 players); a
-    result without licence counts as one player, as Polars' `n_unique` counted it."""
-    if not {"results", "tournaments"} <= set(data._warehouse.tables()):
-        return {}
-    counts = data._warehouse.read(
-        "SELECT t.season, count(DISTINCT r.player_id) "
-        "+ max(CASE WHEN r.player_id IS NULL THEN 1 ELSE 0 END) AS players "
-        "FROM results r JOIN tournaments t ON t.tournament_id = r.tournament_id "
-        "WHERE t.season IS NOT NULL GROUP BY t.season"
-    )
-    return {season: int(n) for season, n in counts.iter_rows()}
 
 
 def _players_table(data: ReportData, players: pl.DataFrame) -> Html:
