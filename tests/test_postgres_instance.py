@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -122,6 +123,21 @@ def sensors(dev: Dev) -> tuple[str, dict[str, dict[str, Any]]]:
     return repository["name"], {s["name"]: s["sensorState"] for s in repository["sensors"]}
 
 
+def stopped_for_good(dev: Dev, sensor_id: str) -> bool:
+    """The season sensor shows as stopped; if not, the stop is sent again. A stop sent while
+    the daemon was evaluating that sensor does not hold: at the end of its tick the daemon
+    writes back the state it read at the tick's start, status included
+    (`dagster/_daemon/sensor.py`, `SensorLaunchContext.update_state`), so the sensor runs
+    again. Called well after the first stop, when any tick in flight then has ended; a
+    stopped sensor is not evaluated again, so once stored its state stays."""
+    _, states = sensors(dev)
+    if states["stale_season_sensor"]["status"] == "STOPPED":
+        return True
+    dev.graphql(STOP_SENSOR, {"id": sensor_id})
+    time.sleep(5)  # longer than one evaluation of the sensor: let a tick in flight end
+    return False
+
+
 def loaded(dev: Dev) -> bool:
     return bool(dev.graphql(SENSORS)["repositoriesOrError"].get("nodes"))
 
@@ -198,6 +214,8 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
                 "raw_exports_sensor",
             )
             cursor_before = _stored_cursor(url)
+            season_sensor = states["stale_season_sensor"]["id"]
+            wait_for(lambda: stopped_for_good(dev, season_sensor), 60, "the stop held", dev)
         outputs.append(dev.output())
         ticks_before_restart = _ticks(url)
         _forget_last_tick(url)
