@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -757,3 +758,43 @@ def test_the_cache_keeps_new_files_as_parts_and_writes_it_whole_again_when_rows_
     assert step(remove="C2") == ["results.parquet"]  # rows gone: written whole again
     assert step(add="C3") == ["results.parquet", "results.1.parquet"]
     assert step(add="C4") == ["results.parquet"]  # a third part: written whole again
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["{", '{"version": 1, "parts": {}, "stats": {}, "records": {"x": {"rows": "many"}}}', "[]"],
+    ids=["cut short", "another layout", "not an object"],
+)
+def test_a_damaged_cache_reads_every_file_again(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """A manifest (or the decisions of the last build) that does not decode as this code
+    writes them is only a cost: every file is read and checked again, and the ingest is a
+    fresh one's."""
+    from pipelines.ingest import cache
+
+    folder = tmp_path / "cache"
+    cache.ingest_folder(raw, params=PARAMETERS, cache_dir=folder)
+    for name in ("manifest.json", "decided.json"):
+        original = (folder / name).read_bytes()
+        (folder / name).write_text(damage, encoding="utf-8")
+        read: list[str] = []
+        reader = Path.read_bytes
+
+        def counting(path: Path, reader: Any = reader, read: list[str] = read) -> bytes:
+            if path.is_relative_to(raw):
+                read.append(path.name)
+            return reader(path)
+
+        monkeypatch.setattr(Path, "read_bytes", counting)
+        again = cache.ingest_folder(raw, params=PARAMETERS, cache_dir=folder)
+        monkeypatch.undo()
+        fresh = ingested(raw)
+        for table, frame in fresh.tables.items():
+            assert again.tables[table].equals(frame), (name, table)
+        assert again.log.equals(fresh.log)
+        if name == "manifest.json":
+            assert sorted(read) == sorted(p.name for p in raw.rglob("*.csv")), read
+        else:
+            assert read == []  # the rows from the cache; the checks across files run again
+        (folder / name).write_bytes(original)

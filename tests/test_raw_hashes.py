@@ -74,15 +74,18 @@ def test_a_hash_taken_just_after_a_write_is_not_kept(tmp_path: Path) -> None:
     assert _state(raw, known, known) == (first, 3)
 
 
+@pytest.mark.parametrize(
+    "damage", ["{", '{"version": 1, "hashes": {"x": [1, 2]}}'], ids=["cut short", "another layout"]
+)
 def test_a_damaged_record_of_hashes_reads_every_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     monkeypatch.setattr(raw_module, "_SETTLED_NS", 50_000_000)
     raw = _folder(tmp_path)
     time.sleep(0.1)
     known = tmp_path / "raw_hashes.json"
     first, _ = _state(raw, known, known)
-    known.write_text("{", encoding="utf-8")
+    known.write_text(damage, encoding="utf-8")
     assert _state(raw, known, tmp_path / "again.json") == (first, 3)
 
 

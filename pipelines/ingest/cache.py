@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from pipelines import cache_json
 from pipelines.ingest.batch import (
     Decided,
     FileRecord,
@@ -71,24 +72,31 @@ _MAX_PARTS = 8
 Parts = dict[str, list[str]]  # kind → its files, in order
 
 
+@dataclass
+class _Manifest:
+    """`manifest.json`: the cache's version, each kind's parts, each file's stat and record."""
+
+    version: str
+    parts: Parts
+    stats: dict[str, Stat]
+    records: dict[str, FileRecord]
+
+
 def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat], Parts] | None:
     manifest = folder / "manifest.json"
     if not manifest.exists():
         return None
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        if data.get("version") != version:
+        data = cache_json.read_as(manifest, _Manifest)
+        if data.version != version:
             return None
-        parts: Parts = {str(k): [str(n) for n in names] for k, names in dict(data["parts"]).items()}
         frames = {}
-        for kind, names in sorted(parts.items()):
+        for kind, names in sorted(data.parts.items()):
             read = [pl.read_parquet(folder / name) for name in names]
             frames[kind] = read[0] if len(read) == 1 else pl.concat(read)
-        records = {k: FileRecord(**r) for k, r in data["records"].items()}
-        stats = {k: tuple(v) for k, v in data["stats"].items()}
-    except (OSError, ValueError, TypeError, KeyError, IndexError, pl.exceptions.PolarsError):
+    except (OSError, cache_json.CacheUnreadable, pl.exceptions.PolarsError):
         return None  # a damaged cache is only a cost: read everything again
-    return Staged(frames, records), stats, parts
+    return Staged(frames, data.records), data.stats, data.parts
 
 
 def _save(
@@ -122,15 +130,8 @@ def _save(
             # read back by this code only: fast to write rather than small
             frame.write_parquet(folder / f"{kind}.parquet", compression="lz4", statistics=False)
             parts[kind] = [f"{kind}.parquet"]
-    manifest = {
-        "version": version,
-        "parts": parts,
-        "stats": stats,
-        # a record's fields as they are (`asdict` would copy each of them deeply first)
-        "records": {k: dict(vars(r)) for k, r in sorted(staged.records.items())},
-    }
     tmp = folder / "manifest.json.tmp"
-    tmp.write_text(json.dumps(manifest), encoding="utf-8")
+    tmp.write_bytes(cache_json.encode(_Manifest(version, parts, stats, staged.records)))
     os.replace(tmp, folder / "manifest.json")
 
 
@@ -144,7 +145,7 @@ def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord])
     written for that build: a new manifest removes the decisions until its build's are
     written)."""
     try:
-        data = json.loads((folder / _DECIDED).read_text(encoding="utf-8"))
+        data = cache_json.read(folder / _DECIDED)
         if data.get("version") != version:
             return None
         return Decided(
@@ -156,14 +157,14 @@ def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord])
                 for k, v in dict(data["fingerprints"]).items()
             },
         )
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, cache_json.CacheUnreadable, AttributeError, TypeError, KeyError):
         return None  # as no cache: every file checked again
 
 
 def _save_decided(folder: Path, version: str, decided: Decided) -> None:
     data = {"version": version, **{k: v for k, v in vars(decided).items() if k != "files"}}
     tmp = folder / f"{_DECIDED}.tmp"
-    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.write_bytes(cache_json.encode(data))
     os.replace(tmp, folder / _DECIDED)
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
 import os
 import shutil
 import stat
@@ -37,6 +36,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
+
+from pipelines import cache_json
 
 # Our CSV/XLSX exports; AUPAIR `.tou` and TSH `.t` files of tournament software.
 EXPORT_SUFFIXES = frozenset({".csv", ".xlsx", ".tou", ".t"})
@@ -319,18 +320,26 @@ def stated(raw_dir: Path, seen: Listing, known: Path | None = None) -> Iterator[
         _STATED.reset(token)
 
 
+@dataclass
+class _Known:
+    """The kept hashes' file: per file (absolute path), its device, inode, size,
+    modification and change times and its hash."""
+
+    version: int
+    hashes: dict[str, tuple[int, int, int, int, int, str]]
+
+
 def _load_known(path: Path | None) -> dict[str, tuple[StatKey, str]]:
     if path is None:
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != _KNOWN_VERSION:
+        data = cache_json.read_as(path, _Known)
+        if data.version != _KNOWN_VERSION:
             return {}
         return {
-            str(name): ((int(a), int(b), int(c), int(d), int(e)), str(digest))
-            for name, (a, b, c, d, e, digest) in dict(data["hashes"]).items()
+            name: ((a, b, c, d, e), digest) for name, (a, b, c, d, e, digest) in data.hashes.items()
         }
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, cache_json.CacheUnreadable):
         return {}  # only a cost: every file hashed again
 
 
@@ -341,13 +350,13 @@ def save_stated(path: Path) -> None:
     if state is None:
         return
     hashes = {
-        _absolute(p): [*key, digest]
+        _absolute(p): (*key, digest)
         for p, (key, digest) in state.hashes.items()
         if p not in state.unsettled
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    tmp.write_text(json.dumps({"version": _KNOWN_VERSION, "hashes": hashes}), encoding="utf-8")
+    tmp.write_bytes(cache_json.encode(_Known(_KNOWN_VERSION, hashes)))
     os.replace(tmp, path)
 
 

@@ -91,6 +91,7 @@ from typing import Any
 
 import polars as pl
 
+from pipelines import cache_json
 from pipelines.build_state import code_digest
 from pipelines.reports.charts import (
     Series,
@@ -555,8 +556,8 @@ def _sources(
             keys[key] = now
         if not same:
             continue
-        was = dict(json.loads(old_keys[key])) if key in old_keys else {}
-        mine = dict(json.loads(now)) if now is not None else {}
+        was = dict(cache_json.decode(old_keys[key])) if key in old_keys else {}
+        mine = dict(cache_json.decode(now)) if now is not None else {}
         flagged |= {p for p in {*was, *mine} if was.get(p) != mine.get(p)}
     state = {"version": SOURCES_VERSION, "common": common_part, "tables": tables, "keys": keys}
     state["seasons"] = _season_digests(connection, columns)
@@ -611,7 +612,7 @@ def _hash_keys(
         .agg("player_id", "_h")
     )
     return {
-        key: json.dumps(list(zip(players, hashes, strict=True)), separators=(",", ":"))
+        key: cache_json.encode(list(zip(players, hashes, strict=True))).decode()
         for key, players, hashes in grouped.iter_rows()
     }
 
@@ -1763,7 +1764,7 @@ def write_player_pages(
             {names[p]: digests[p] for p in sorted(digests)}, sort_keys=True, separators=(",\n", ":")
         ),
     )
-    write_atomic(folder / SOURCES_FILE, json.dumps(state, sort_keys=True))
+    write_atomic(folder / SOURCES_FILE, cache_json.encode(state))
     return PagesWritten(
         total=len(written),
         rendered=rendered,
@@ -1915,8 +1916,8 @@ def _read_sources(path: Path) -> dict[str, Any]:
     """`SOURCES_FILE` (`_sources`); empty when missing, unreadable or of another layout
     (every page is examined)."""
     try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        loaded = cache_json.read(path)
+    except (OSError, cache_json.CacheUnreadable):
         return {}
     if not isinstance(loaded, dict) or loaded.get("version") != SOURCES_VERSION:
         return {}
