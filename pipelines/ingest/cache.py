@@ -140,29 +140,33 @@ def _save(
 _DECIDED = "decided.json"
 
 
+@dataclass
+class _DecidedFile:
+    """`decided.json`: the cache's version and a `Decided` but its files (those are the
+    manifest's records)."""
+
+    version: str
+    as_of: str
+    across: dict[str, str]
+    fingerprints: dict[str, list[list[str]]]
+
+
 def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord]) -> Decided | None:
     """What the last build decided; its files are the cache's `records` (the manifest
     written for that build: a new manifest removes the decisions until its build's are
     written)."""
     try:
-        data = cache_json.read(folder / _DECIDED)
-        if data.get("version") != version:
-            return None
-        return Decided(
-            str(data["as_of"]),
-            {k: record_identity(r) for k, r in records.items()},
-            {str(k): str(v) for k, v in dict(data["across"]).items()},
-            {
-                str(k): [[str(a), str(b)] for a, b in v]
-                for k, v in dict(data["fingerprints"]).items()
-            },
-        )
-    except (OSError, cache_json.CacheUnreadable, AttributeError, TypeError, KeyError):
+        data = cache_json.read_as(folder / _DECIDED, _DecidedFile)
+    except (OSError, cache_json.CacheUnreadable):
         return None  # as no cache: every file checked again
+    if data.version != version:
+        return None
+    files = {k: record_identity(r) for k, r in records.items()}
+    return Decided(data.as_of, files, data.across, data.fingerprints)
 
 
 def _save_decided(folder: Path, version: str, decided: Decided) -> None:
-    data = {"version": version, **{k: v for k, v in vars(decided).items() if k != "files"}}
+    data = _DecidedFile(version, decided.as_of, decided.across, decided.fingerprints)
     tmp = folder / f"{_DECIDED}.tmp"
     tmp.write_bytes(cache_json.encode(data))
     os.replace(tmp, folder / _DECIDED)
