@@ -13,7 +13,7 @@ import pytest
 
 from pipelines.backtest.report import system_label
 from pipelines.backtest.run import Outputs, from_raw, run_backtest
-from tests.browser import launched, open_page
+from tests.browser import Tab, launched, tab_of
 from tests.support import FIXTURES, PARAMETERS
 from transforms import backtest
 
@@ -46,8 +46,13 @@ def browser(outputs: Outputs) -> Iterator[Any]:
     yield from launched()
 
 
-def test_the_charts_are_drawn(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
-    page = open_page(browser, outputs.html, tmp_path / "backtest.png")
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Tab]:
+    yield from tab_of(browser)
+
+
+def test_the_charts_are_drawn(tab: Tab, outputs: Outputs, tmp_path: Path) -> None:
+    page = tab.open(outputs.html, tmp_path / "backtest.png")
     charts = {c["id"]: c for c in page.evaluate(CHART_STATE)}
     assert set(charts) == {"chart-calibration-calibration", "chart-saisons-seasons"}
     calibration = charts["chart-calibration-calibration"]
@@ -63,23 +68,20 @@ def test_the_charts_are_drawn(browser: Any, outputs: Outputs, tmp_path: Path) ->
     verdict = page.locator("p.verdict").inner_text()
     assert verdict.startswith("Sur ") and "intervalle à 95 %" in verdict
     assert page.locator("#data-notice li").count() == 2  # the two refused exports
-    page.close()
 
 
-def test_a_phone_does_not_scroll_sideways(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
-    page = open_page(browser, outputs.html, tmp_path / "phone.png", width=390)
+def test_a_phone_does_not_scroll_sideways(tab: Tab, outputs: Outputs, tmp_path: Path) -> None:
+    page = tab.open(outputs.html, tmp_path / "phone.png", width=390)
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 390, wide
-    page.close()
 
 
-def test_the_printed_report_is_whole(browser: Any, outputs: Outputs, tmp_path: Path) -> None:
-    page = open_page(browser, outputs.html, tmp_path / "print.png")
+def test_the_printed_report_is_whole(tab: Tab, outputs: Outputs, tmp_path: Path) -> None:
+    page = tab.open(outputs.html, tmp_path / "print.png")
     page.emulate_media(media="print")
     for section in ("ensemble", "calibration", "saisons", "methode"):
         assert page.locator(f"section#{section}").is_visible(), section
     assert not page.locator("nav.breadcrumb").is_visible()  # the link to the PDF
-    page.close()
     assert outputs.pdf is not None and outputs.pdf_error is None
     text = subprocess.run(
         ["pdftotext", "-layout", str(outputs.pdf), "-"], check=True, capture_output=True, text=True

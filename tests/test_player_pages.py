@@ -198,7 +198,7 @@ def test_a_player_page_shows_its_rank_from_the_season_file(
     its HTML does not hold it; the season's file does, and changing the number there
     changes the page. Every shared cell is filled, the « Écart » too."""
     from pipelines.reports.data import ReportData
-    from tests.browser import launched, open_page
+    from tests.browser import Tab, launched
 
     reports = sample_site / "reports"
     ranking = ReportData.open(sample_site / "w.duckdb").table("cote_ranking")
@@ -222,24 +222,21 @@ def test_a_player_page_shows_its_rank_from_the_season_file(
     season_file = site / "joueurs" / SEASONS_DIR / f"{season}.js"
     assert f'"{pid}":{{"c":"{rank}"' in season_file.read_text(encoding="utf-8")
     chromium = launched()
-    browser = next(chromium)
+    tab = Tab(next(chromium))
     try:
-        page = open_page(browser, site / "joueurs" / player_filename(pid), tmp_path / "rank.png")
+        page = tab.open(site / "joueurs" / player_filename(pid), tmp_path / "rank.png")
         assert page.evaluate(FILLED, season) == [rank]
         assert page.evaluate(EMPTY_CELLS) == 0
-        page.close()
         text = season_file.read_text(encoding="utf-8")
         moved = text.replace(f'"{pid}":{{"c":"{rank}"', f'"{pid}":{{"c":"9999"')
         season_file.write_text(moved, encoding="utf-8")
-        page = open_page(browser, site / "joueurs" / player_filename(pid), tmp_path / "moved.png")
+        page = tab.open(site / "joueurs" / player_filename(pid), tmp_path / "moved.png")
         assert page.evaluate(FILLED, season) == ["9999"]
-        page.close()
-        page = open_page(browser, with_history, tmp_path / "history.png")
+        page = tab.open(with_history, tmp_path / "history.png")
         why = page.evaluate(WHY_CELLS)
         assert why and all(w in _WHY_TEXTS or w.startswith("La série officielle (") for w in why), (
             why
         )
-        page.close()
     finally:
         next(chromium, None)
 

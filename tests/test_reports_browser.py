@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api
 
 from pipelines.reports.html import player_filename
-from pipelines.reports.pdf import CHARTS_DRAWN, CHROMIUM_ARGS, chromium_path
+from tests.browser import Tab, launched, tab_of
 from tests.support import EVIL, PLAYERS, SEASON, results_csv, write_evil_raw
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
@@ -38,12 +37,15 @@ def evil(evil_site: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser(sample: Path, evil: Path) -> Iterator[object]:
+def browser(sample: Path, evil: Path) -> Iterator[Any]:
     """One Chromium for the module, started once the sites are built."""
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
-        yield chromium
-        chromium.close()
+    yield from launched()
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Tab]:
+    """The tab every test of the module opens its pages in (`tests.browser`)."""
+    yield from tab_of(browser)
 
 
 class Opened:
@@ -53,55 +55,38 @@ class Opened:
         self.dialogs = dialogs
 
 
-def _open(browser: object, path: Path, shot: Path, *, full_page: bool = False) -> Opened:
-    """Open a page from disk (file://, no server, no network), wait for its charts, check
-    it raised nothing, and screenshot it."""
-    page = browser.new_page(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
-    errors: list[str] = []
-    dialogs: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-
-    def on_dialog(dialog: Any) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    page.goto(path.resolve().as_uri(), wait_until="load")
-    page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
-    page.screenshot(path=str(shot), full_page=full_page)
-    assert errors == [], errors
-    assert dialogs == [], dialogs
+def _open(tab: Tab, path: Path, shot: Path, *, full_page: bool = False) -> Opened:
+    """Open a page from disk (file://, no server, no network) in the module's tab, wait for
+    its charts, check it raised nothing, screenshot it, and check every chart is drawn."""
+    page = tab.open(path, shot, full_page=full_page)
     charts = page.evaluate(CHART_STATE)
     for chart in charts:
         assert chart["svg"] >= 1, chart
         assert chart["traces"] >= 1 and chart["drawn"] >= 1, chart
-    return Opened(page, errors, dialogs)
+    return Opened(page, tab.errors, tab.dialogs)
 
 
 def _sample_seasons(sample: Path) -> list[str]:
     return sorted(p.parent.name for p in sample.glob("*/index.html"))
 
 
-def test_season_reports_render(browser: object, sample: Path, tmp_path: Path) -> None:
+def test_season_reports_render(tab: Tab, sample: Path, tmp_path: Path) -> None:
     seasons = _sample_seasons(sample)
     assert len(seasons) >= 2
     for i, season in enumerate(seasons):
         opened = _open(
-            browser, sample / season / "index.html", tmp_path / f"{season}.png", full_page=i == 0
+            tab, sample / season / "index.html", tmp_path / f"{season}.png", full_page=i == 0
         )
         page = opened.page
         ids = page.evaluate("() => Array.from(document.querySelectorAll('.plot')).map(d => d.id)")
         assert "chart-trajectories-cote" in ids and "chart-cascade-movements" in ids, ids
         # Bars of the classique series drawn as lines on the cote chart.
         assert page.locator("#chart-trajectories-cote .shapelayer path").count() >= 1
-        page.close()
 
 
-def test_search_adds_a_player_trajectory(browser: object, sample: Path, tmp_path: Path) -> None:
+def test_search_adds_a_player_trajectory(tab: Tab, sample: Path, tmp_path: Path) -> None:
     season = _sample_seasons(sample)[-1]
-    opened = _open(browser, sample / season / "index.html", tmp_path / "before.png")
+    opened = _open(tab, sample / season / "index.html", tmp_path / "before.png")
     page = opened.page
     count = "() => document.getElementById('chart-trajectories-cote').data.length"
     before = page.evaluate(count)
@@ -115,11 +100,10 @@ def test_search_adds_a_player_trajectory(browser: object, sample: Path, tmp_path
     assert opened.errors == []
     page.click("#trajectories-clear")
     assert page.evaluate(count) == before
-    page.close()
 
 
-def test_index_and_player_pages_render(browser: object, sample: Path, tmp_path: Path) -> None:
-    opened = _open(browser, sample / "index.html", tmp_path / "index.png")
+def test_index_and_player_pages_render(tab: Tab, sample: Path, tmp_path: Path) -> None:
+    opened = _open(tab, sample / "index.html", tmp_path / "index.png")
     rows = opened.page.locator("#players tbody tr")
     total = rows.count()
     assert total > 100
@@ -128,26 +112,23 @@ def test_index_and_player_pages_render(browser: object, sample: Path, tmp_path: 
     links = opened.page.eval_on_selector_all(
         "#players tbody a", "els => els.map(e => e.getAttribute('href'))"
     )
-    opened.page.close()
     # A couple of players: the first with a cote, and one with duplicate results only.
     pages = sorted((sample / "joueurs").glob("*.html"))
     assert len(pages) == total and len(links) == total
     with_chart = [p for p in pages if "chart-player-trajectory" in p.read_text("utf-8")]
     without = [p for p in pages if p not in with_chart]
     for page_path in [with_chart[0], with_chart[-1], *without[:1]]:
-        _open(browser, page_path, tmp_path / f"{page_path.stem}.png").page.close()
+        _open(tab, page_path, tmp_path / f"{page_path.stem}.png")
 
 
-def test_injected_names_stay_text_in_the_browser(
-    browser: object, evil: Path, tmp_path: Path
-) -> None:
+def test_injected_names_stay_text_in_the_browser(tab: Tab, evil: Path, tmp_path: Path) -> None:
     reports = evil
     for path in (
         reports / SEASON / "index.html",
         reports / "joueurs" / player_filename("100"),
         reports / "index.html",
     ):
-        opened = _open(browser, path, tmp_path / f"evil-{path.parent.name}.png")
+        opened = _open(tab, path, tmp_path / f"evil-{path.parent.name}.png")
         page = opened.page
         assert EVIL in page.inner_text("body")
         assert page.evaluate("() => document.querySelectorAll('img').length") == 0
@@ -157,7 +138,6 @@ def test_injected_names_stay_text_in_the_browser(
                 "#chart-trajectories-cote .legendtext", "els => els.map(e => e.textContent)"
             )
             assert EVIL + " " + "</script><img src=x onerror=alert(2)>" in legend, legend
-        page.close()
 
 
 # ---------------------------------------------------------------------------- issue 17
@@ -182,14 +162,14 @@ def refused_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_notice_names_a_rejected_export_on_every_page(
-    browser: object, refused_site: Path, tmp_path: Path
+    tab: Tab, refused_site: Path, tmp_path: Path
 ) -> None:
     for path in (
         refused_site / SEASON / "index.html",
         refused_site / "index.html",
         refused_site / "joueurs" / player_filename("101"),
     ):
-        opened = _open(browser, path, tmp_path / f"notice-{path.parent.name}.png")
+        opened = _open(tab, path, tmp_path / f"notice-{path.parent.name}.png")
         notice = opened.page.locator("#data-notice")
         assert notice.is_visible()
         text = notice.inner_text()
@@ -198,26 +178,22 @@ def test_the_notice_names_a_rejected_export_on_every_page(
         href = notice.locator("a").get_attribute("href")
         assert href is not None and href.endswith("glossaire.html")
         assert (path.parent / href).resolve().exists()
-        opened.page.close()
 
 
-def test_a_clean_build_says_nothing_was_refused(
-    browser: object, sample: Path, tmp_path: Path
-) -> None:
+def test_a_clean_build_says_nothing_was_refused(tab: Tab, sample: Path, tmp_path: Path) -> None:
     season = _sample_seasons(sample)[-1]
-    opened = _open(browser, sample / season / "index.html", tmp_path / "clean.png")
+    opened = _open(tab, sample / season / "index.html", tmp_path / "clean.png")
     text = opened.page.locator("#data-notice").inner_text()
     assert "aucun export refusé pour cette saison" in text
-    opened.page.close()
 
 
-def test_print_media_opens_every_list(browser: object, sample: Path, tmp_path: Path) -> None:
+def test_print_media_opens_every_list(tab: Tab, sample: Path, tmp_path: Path) -> None:
     season = next(
         s
         for s in _sample_seasons(sample)
         if "<details>" in (sample / s / "index.html").read_text(encoding="utf-8")
     )
-    opened = _open(browser, sample / season / "index.html", tmp_path / "screen.png")
+    opened = _open(tab, sample / season / "index.html", tmp_path / "screen.png")
     page = opened.page
     assert page.locator("details tbody tr").count() >= 1
     hidden_rows = (
@@ -231,11 +207,10 @@ def test_print_media_opens_every_list(browser: object, sample: Path, tmp_path: P
     )
     assert page.evaluate(hidden_rows) == 0
     page.screenshot(path=str(tmp_path / "print.png"), full_page=True)
-    page.close()
 
 
-def test_both_index_bars_are_visible(browser: object, sample: Path, tmp_path: Path) -> None:
-    opened = _open(browser, sample / "index.html", tmp_path / "index-bars.png")
+def test_both_index_bars_are_visible(tab: Tab, sample: Path, tmp_path: Path) -> None:
+    opened = _open(tab, sample / "index.html", tmp_path / "index-bars.png")
     boxes = opened.page.evaluate(
         """() => Array.from(document.querySelectorAll('#chart-index-seasons .barlayer .trace'))
         .map(t => Array.from(t.querySelectorAll('path')).map(p => {
@@ -251,7 +226,6 @@ def test_both_index_bars_are_visible(browser: object, sample: Path, tmp_path: Pa
     values = [int(t.replace("\u202f", "").replace(" ", "")) for t in ticks]
     step = values[1] - values[0]
     assert any(step == f * 10**k for f in (1, 2, 5) for k in range(6)), ticks
-    opened.page.close()
 
 
 # Per chart, its labels (annotations: bar labels; axis titles) that overlap another or
@@ -277,7 +251,7 @@ LABEL_CLASHES = """() => Array.from(document.querySelectorAll('.plot')).flatMap(
 })"""
 
 
-def test_no_sideways_scroll_on_a_phone(browser: object, sample: Path, tmp_path: Path) -> None:
+def test_no_sideways_scroll_on_a_phone(tab: Tab, sample: Path, tmp_path: Path) -> None:
     """At 390 px: no page wider than the screen (the season reports, a player, the index
     and every circuit page: issue 27, item 5, the PACA ranking once made its page 1 175 px
     wide), no chart label over another or out of its chart (Figure 4's axis titles, the
@@ -290,11 +264,8 @@ def test_no_sideways_scroll_on_a_phone(browser: object, sample: Path, tmp_path: 
     assert {"index.html", "paca.html", "masters-grand-sud.html", "grand-est.html"} <= set(latest)
     paths = [sample / season / "index.html", with_series, sample / "index.html"]
     for path in [*paths, *latest.values()]:
-        page = browser.new_page(viewport=NARROW)  # type: ignore[attr-defined]
-        page.goto(path.resolve().as_uri(), wait_until="load")
-        page.wait_for_function(CHARTS_DRAWN, timeout=30_000)
         shot = f"phone-{path.parent.name}-{path.stem}.png"
-        page.screenshot(path=str(tmp_path / shot), full_page=True)
+        page = tab.open(path, tmp_path / shot, **NARROW)
         assert page.evaluate(OVERFLOW) <= 0, path
         assert page.evaluate(LABEL_CLASHES) == [], path
         # the legends sit below their charts, never beside them
@@ -308,18 +279,16 @@ def test_no_sideways_scroll_on_a_phone(browser: object, sample: Path, tmp_path: 
         )
         for top, bottom in legends:
             assert top >= bottom - 1, (path, legends)
-        page.close()
 
 
-def test_the_series_history_chart_has_traces(browser: object, sample: Path, tmp_path: Path) -> None:
+def test_the_series_history_chart_has_traces(tab: Tab, sample: Path, tmp_path: Path) -> None:
     pages = sorted((sample / "joueurs").glob("*.html"))
     with_series = [p for p in pages if "chart-player-series" in p.read_text("utf-8")]
     assert with_series
-    opened = _open(browser, with_series[0], tmp_path / "series.png")
+    opened = _open(tab, with_series[0], tmp_path / "series.png")
     state = {c["id"]: c for c in opened.page.evaluate(CHART_STATE)}
     assert state["chart-player-series"]["traces"] == 2
     assert state["chart-player-series"]["drawn"] >= 1
     text = opened.page.inner_text("body")
     assert "Série tenue (officielle)" in text and "Série calculée ici" in text
     assert "%N1" in text and "Part" in text
-    opened.page.close()

@@ -8,12 +8,11 @@ import datetime as dt
 import functools
 import itertools
 import re
-import struct
 import subprocess
-import zlib
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pipelines.reports.charts import BAR_LINE, axis, base_layout, hline
@@ -57,73 +56,36 @@ def _text(pdf: Path, *args: str) -> str:
     ).stdout
 
 
-def _png_rgb(path: Path) -> tuple[int, int, list[bytes]]:
-    """Rows of RGB bytes of an 8-bit non-interlaced PNG (what pdftoppm writes)."""
+def _ppm_rgb(path: Path) -> np.ndarray:
+    """The pixels (height × width × RGB, 8 bits) of a binary PPM, what pdftoppm writes by
+    default: a header « P6 width height 255 », then the rows of RGB bytes."""
     data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height, channels = 8, b"", 0, 0, 3
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
-        chunk = data[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, color = struct.unpack(">IIBB", chunk[:10])
-            assert depth == 8 and color in (2, 6), (depth, color)
-            channels = 3 if color == 2 else 4
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows: list[bytes] = []
-    previous = bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            corner = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 255
-            elif kind == 2:
-                line[i] = (line[i] + up) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 255
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                pred = left if pa <= pb and pa <= pc else up if pb <= pc else corner
-                line[i] = (line[i] + pred) & 255
-        previous = line
-        rgb = (
-            bytes(line)
-            if channels == 3
-            else bytes(b for j in range(0, stride, 4) for b in line[j : j + 3])
-        )
-        rows.append(rgb)
-    return width, height, rows
+    header = data.split(maxsplit=4)
+    assert header[0] == b"P6" and header[3] == b"255", header[:4]
+    width, height = int(header[1]), int(header[2])
+    pixels = np.frombuffer(data[len(data) - width * height * 3 :], dtype=np.uint8)
+    return pixels.reshape(height, width, 3)
 
 
-def _is_bar_red(r: int, g: int, b: int) -> bool:
+def _bar_red(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The pixels of the red bar lines (`BAR_LINE`, or anything as red)."""
     br, bg, bb = (int(BAR_LINE[i : i + 2], 16) for i in (1, 3, 5))
-    return abs(r - br) + abs(g - bg) + abs(b - bb) < 90 or (r > 150 and g < 140 and b < 140)
+    near = np.abs(r - br) + np.abs(g - bg) + np.abs(b - bb) < 90
+    return near | ((r > 150) & (g < 140) & (b < 140))
 
 
-def _drawn_pixels(png: Path, box: tuple[float, float, float, float]) -> tuple[int, int]:
+def _drawn_pixels(ppm: Path, box: tuple[float, float, float, float]) -> tuple[int, int]:
     """(non-white pixels, coloured pixels that are not the red bar lines) in a box given
     in PDF points (x0, y0, x1, y1): traces are coloured; axes, grid and text are grey."""
-    width, height, rows = _png_rgb(png)
+    pixels = _ppm_rgb(ppm)
+    height, width = pixels.shape[:2]
     scale = DPI / 72
     x0, y0, x1, y1 = (round(v * scale) for v in box)
-    ink = coloured = 0
-    for y in range(max(y0, 0), min(y1, height)):
-        row = rows[y]
-        for x in range(max(x0, 0), min(x1, width)):
-            r, g, b = row[3 * x : 3 * x + 3]
-            if r + g + b < 720:
-                ink += 1
-            if max(r, g, b) - min(r, g, b) > 60 and not _is_bar_red(r, g, b):
-                coloured += 1
+    inside = pixels[max(y0, 0) : min(y1, height), max(x0, 0) : min(x1, width)].astype(np.int32)
+    r, g, b = inside[..., 0], inside[..., 1], inside[..., 2]
+    ink = int((r + g + b < 720).sum())
+    spread = inside.max(axis=2) - inside.min(axis=2)
+    coloured = int(((spread > 60) & ~_bar_red(r, g, b)).sum())
     return ink, coloured
 
 
@@ -156,12 +118,11 @@ def _check_charts_drawn(pdf: Path, html: str, out: Path) -> list[tuple[int, int,
     results = []
     for number, height in enumerate(heights, start=1):
         page_no, top, page_width = captions[number]
-        png = out / f"page-{page_no}"
-        if not png.with_suffix(".png").exists():
+        ppm = out / f"page-{page_no}"
+        if not ppm.with_suffix(".ppm").exists():
             subprocess.run(
                 [
                     "pdftoppm",
-                    "-png",
                     "-r",
                     str(DPI),
                     "-f",
@@ -170,12 +131,12 @@ def _check_charts_drawn(pdf: Path, html: str, out: Path) -> list[tuple[int, int,
                     str(page_no),
                     "-singlefile",
                     str(pdf),
-                    str(png),
+                    str(ppm),
                 ],
                 check=True,
             )
         box = (0.0, top - height * PX_TO_PT, page_width, top)
-        ink, coloured = _drawn_pixels(png.with_suffix(".png"), box)
+        ink, coloured = _drawn_pixels(ppm.with_suffix(".ppm"), box)
         results.append((number, ink, coloured))
     return results
 
@@ -266,20 +227,24 @@ def _words(text: str) -> Counter[str]:
     return Counter(re.findall(r"\w+|[^\w\s]", spaced))
 
 
-def _html_parts(html: Path) -> list[tuple[str | None, str]]:
+def _html_parts(*htmls: Path) -> list[list[tuple[str | None, str]]]:
+    """Each page's parts (title, text) as Chromium shows them, the pages opened one after
+    the other in one tab of one Chromium."""
     from playwright.sync_api import sync_playwright
 
     from pipelines.reports.pdf import CHROMIUM_ARGS, chromium_path
 
+    found = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=list(CHROMIUM_ARGS))
         try:
             page = browser.new_page()
-            page.goto(html.resolve().as_uri(), wait_until="load")
-            parts = page.evaluate(_PARTS)
+            for html in htmls:
+                page.goto(html.resolve().as_uri(), wait_until="load")
+                found.append([(p["title"], p["text"]) for p in page.evaluate(_PARTS)])
         finally:
             browser.close()
-    return [(p["title"], p["text"]) for p in parts]
+    return found
 
 
 def _pdf_parts(pdf: Path, titles: list[str]) -> list[str]:
@@ -304,8 +269,9 @@ def test_the_pdf_holds_the_text_of_the_html_section_by_section(sample: Path) -> 
     """Every word of each section of the HTML (the lists of <details> included) is in the
     matching part of the PDF, the header and its notice with the first section: the PDF is
     the page printed, nothing folded away."""
-    for season in sorted(p.parent.name for p in sample.glob("*/rapport-*.pdf")):
-        (_, head), *sections = _html_parts(sample / season / "index.html")
+    seasons = sorted(p.parent.name for p in sample.glob("*/rapport-*.pdf"))
+    html_parts = _html_parts(*(sample / season / "index.html" for season in seasons))
+    for season, ((_, head), *sections) in zip(seasons, html_parts, strict=True):
         titles = [t or "" for t, _ in sections]
         printed = _pdf_parts(sample / season / f"rapport-{season}.pdf", titles)
         assert len(printed) == len(sections)
@@ -323,13 +289,14 @@ def test_the_comparison_can_fail(tmp_path: Path) -> None:
         "liste</h2><details><summary>Liste</summary><p>Zéphyrin Quintal</p></details>"
         "</section>"
     )
-    opened = page("Essai", Html('<header class="page"><h1>Essai</h1></header>' + section))
+    body = Html('<header class="page"><h1>Essai</h1></header>' + section)
+    opened = page("Essai", body, with_plotly=False)  # no chart: no plotly.js to load
     folded = opened.replace("</style>", "@media print { details p { display: none; } }</style>")
     for name, html in (("opened", opened), ("folded", folded)):
         (tmp_path / f"{name}.html").write_text(html, encoding="utf-8")
     # both printed by one Chromium (`print_pdf` is `print_pdfs` of one page)
     print_pdfs([(tmp_path / f"{n}.html", tmp_path / f"{n}.pdf") for n in ("opened", "folded")])
-    parts = _html_parts(tmp_path / "opened.html")
+    (parts,) = _html_parts(tmp_path / "opened.html")
     assert [t for t, _ in parts] == [None, "Essai de liste"]
     for name, missing in (("opened", Counter()), ("folded", Counter(["Zéphyrin", "Quintal"]))):
         (printed,) = _pdf_parts(tmp_path / f"{name}.pdf", ["Essai de liste"])

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from pipelines.whatif.run import WhatIfOutputs, run_whatif
-from tests.browser import launched, open_page
+from tests.browser import Tab, launched, tab_of
 from tests.whatif_world import SEASON
 
 # Browser tests never skip: without Chromium (scripts/system-deps.sh installs it) they fail.
@@ -53,8 +53,13 @@ def browser(outputs: WhatIfOutputs) -> Iterator[Any]:
     yield from launched()
 
 
-def test_the_charts_are_drawn(browser: Any, outputs: WhatIfOutputs, tmp_path: Path) -> None:
-    page = open_page(browser, outputs.html, tmp_path / "whatif.png")
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Tab]:
+    yield from tab_of(browser)
+
+
+def test_the_charts_are_drawn(tab: Tab, outputs: WhatIfOutputs, tmp_path: Path) -> None:
+    page = tab.open(outputs.html, tmp_path / "whatif.png")
     charts = {c["id"]: c for c in page.evaluate(CHART_STATE)}
     assert set(charts) == {"chart-effectifs-series", "chart-cote-distribution"}
     for chart in charts.values():
@@ -66,11 +71,10 @@ def test_the_charts_are_drawn(browser: Any, outputs: WhatIfOutputs, tmp_path: Pa
     )
     counts = outputs.comparison.counts
     assert data == [["Avant", counts["before"].to_list()], ["Après", counts["after"].to_list()]]
-    page.close()
 
 
-def test_every_list_is_complete(browser: Any, outputs: WhatIfOutputs, tmp_path: Path) -> None:
-    page = open_page(browser, outputs.html, tmp_path / "lists.png")
+def test_every_list_is_complete(tab: Tab, outputs: WhatIfOutputs, tmp_path: Path) -> None:
+    page = tab.open(outputs.html, tmp_path / "lists.png")
     lists = {entry["kind"]: entry for entry in page.evaluate(LISTS)}
     csv = pl.read_csv(outputs.csv, infer_schema=False)
     kinds = set(csv["changement"])
@@ -89,13 +93,9 @@ def test_every_list_is_complete(browser: Any, outputs: WhatIfOutputs, tmp_path: 
     page.emulate_media(media="print")
     page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
     assert page.locator("details:not([open])").count() == 0
-    page.close()
 
 
-def test_a_phone_does_not_scroll_sideways(
-    browser: Any, outputs: WhatIfOutputs, tmp_path: Path
-) -> None:
-    page = open_page(browser, outputs.html, tmp_path / "phone.png", width=390)
+def test_a_phone_does_not_scroll_sideways(tab: Tab, outputs: WhatIfOutputs, tmp_path: Path) -> None:
+    page = tab.open(outputs.html, tmp_path / "phone.png", width=390)
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 390, wide
-    page.close()
