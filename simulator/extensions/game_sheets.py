@@ -26,7 +26,7 @@ results' `top_total` is still the sum of the computed tops, so the audit reports
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -87,11 +87,29 @@ WORDS_PER_ANCHOR = 30  # words tried through each
 @dataclass(frozen=True)
 class Lexicon:
     """The word list: its words, each word's letter counts (one row per word, one column
-    per letter A–Z) and the set for look-ups."""
+    per letter A–Z) and the set for look-ups; `columns`, the same counts one contiguous row
+    per letter, and `lengths`, each word's number of letters (what a rack is compared with,
+    per letter, without going over the 26 columns of every word: `_placements`)."""
 
     words: tuple[str, ...]
     counts: np.ndarray
     known: frozenset[str]
+    columns: np.ndarray = field(init=False)
+    lengths: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "columns", np.ascontiguousarray(self.counts.T))
+        object.__setattr__(self, "lengths", self.counts.sum(axis=1))
+
+    def lacking(self, have: np.ndarray) -> np.ndarray:
+        """Per word, how many of its letters a rack holding `have` (count per letter)
+        lacks, each letter counted as often as the word writes it: its length less, for
+        each letter of the rack, what the rack gives of it (the other letters are all
+        lacking)."""
+        given = np.zeros(len(self.words), dtype=np.int64)
+        for column in np.flatnonzero(have).tolist():
+            given += np.minimum(self.columns[column], have[column])
+        return self.lengths - given
 
 
 @cache
@@ -212,8 +230,7 @@ def _placements(
     found: list[tuple[str, str, tuple[int, ...]]] = []
     # per word, the letters the rack lacks (each letter of the word counted as often as
     # it is written), which blanks or a tile in place must give
-    lacking = np.maximum(words.counts - have, 0)
-    missing = lacking.sum(axis=1)
+    missing = words.lacking(have)
     if grid.empty:
         candidates = np.flatnonzero(missing <= blanks)
         row, col = grid.start
@@ -230,12 +247,18 @@ def _placements(
                 break
         return found
     tiles = [(r, c, x) for r, line in enumerate(grid.rows) for c, x in enumerate(line) if x]
+    # a tile in place gives one letter at most: only the words lacking at most one letter
+    # more than the blanks can be written through one (in the list's order)
+    near = np.flatnonzero(missing <= blanks + 1)
+    near_missing = missing[near]
     for s in rng.permutation(len(tiles))[:ANCHORS].tolist():
         row, col, letter = tiles[s]
         column = ord(letter) - ord("A")
-        # with the tile's letter: one letter fewer lacking when the rack lacked it
-        with_tile = missing - (lacking[:, column] > 0)
-        candidates = np.flatnonzero((with_tile <= blanks) & (words.counts[:, column] > 0))
+        # with the tile's letter: one letter fewer lacking when the rack lacked it (the
+        # word writes it more often than the rack holds it)
+        written = words.columns[column][near]
+        with_tile = near_missing - (written > have[column])
+        candidates = near[(with_tile <= blanks) & (written > 0)]
         for k in rng.permutation(candidates.size)[:WORDS_PER_ANCHOR].tolist():
             word = words.words[int(candidates[k])]
             across = bool(rng.integers(2))
