@@ -26,7 +26,7 @@ results' `top_total` is still the sum of the computed tops, so the audit reports
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -86,20 +86,14 @@ WORDS_PER_ANCHOR = 30  # words tried through each
 
 @dataclass(frozen=True)
 class Lexicon:
-    """The word list: its words, each word's letter counts (one row per word, one column
-    per letter A–Z) and the set for look-ups; `columns`, the same counts one contiguous row
-    per letter, and `lengths`, each word's number of letters (what a rack is compared with,
-    per letter, without going over the 26 columns of every word: `_placements`)."""
+    """The word list: its words, the set for look-ups, each word's letter counts (one
+    contiguous row per letter A–Z, one column per word: what a rack is compared with, letter
+    by letter, in `lacking`) and each word's number of letters."""
 
     words: tuple[str, ...]
-    counts: np.ndarray
     known: frozenset[str]
-    columns: np.ndarray = field(init=False)
-    lengths: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "columns", np.ascontiguousarray(self.counts.T))
-        object.__setattr__(self, "lengths", self.counts.sum(axis=1))
+    columns: np.ndarray
+    lengths: np.ndarray
 
     def lacking(self, have: np.ndarray) -> np.ndarray:
         """Per word, how many of its letters a rack holding `have` (count per letter)
@@ -117,11 +111,11 @@ def lexicon(path: Path = WORDS) -> Lexicon:
     """The simulator's French word list (`simulator/data/mots_fr.txt`, its licence beside
     it), read once."""
     words = tuple(w for w in path.read_text(encoding="ascii").split() if w)
-    counts = np.zeros((len(words), len(ALPHABET)), dtype=np.int16)
+    columns = np.zeros((len(ALPHABET), len(words)), dtype=np.int16)
     for k, word in enumerate(words):
         for letter in word:
-            counts[k, ord(letter) - ord("A")] += 1
-    return Lexicon(words, counts, frozenset(words))
+            columns[ord(letter) - ord("A"), k] += 1
+    return Lexicon(words, frozenset(words), columns, columns.sum(axis=0))
 
 
 class _Grid:
