@@ -48,22 +48,16 @@ def tab(browser: Any) -> Iterator[Tab]:
     yield from tab_of(browser)
 
 
-class Opened:
-    def __init__(self, page: Any, errors: list[str], dialogs: list[str]) -> None:
-        self.page = page
-        self.errors = errors
-        self.dialogs = dialogs
-
-
-def _open(tab: Tab, path: Path, shot: Path, *, full_page: bool = False) -> Opened:
+def _open(tab: Tab, path: Path, shot: Path, *, full_page: bool = False) -> Tab:
     """Open a page from disk (file://, no server, no network) in the module's tab, wait for
-    its charts, check it raised nothing, screenshot it, and check every chart is drawn."""
+    its charts, check it raised nothing, screenshot it, and check every chart is drawn; the
+    tab (its `page`, and the `errors` and `dialogs` of the page since it opened)."""
     page = tab.open(path, shot, full_page=full_page)
     charts = page.evaluate(CHART_STATE)
     for chart in charts:
         assert chart["svg"] >= 1, chart
         assert chart["traces"] >= 1 and chart["drawn"] >= 1, chart
-    return Opened(page, tab.errors, tab.dialogs)
+    return tab
 
 
 def _sample_seasons(sample: Path) -> list[str]:
