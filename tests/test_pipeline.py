@@ -177,6 +177,27 @@ def test_definitions_load() -> None:
     assert defs.resolve_schedule_def("nightly_build")
 
 
+def test_the_build_runs_the_objects_of_the_code_location() -> None:
+    """`classement build` loads the defs modules without the component tree
+    (`pipelines.build.code_location_objects`): the same assets, checks, jobs, schedules and
+    sensors as the code location `dg` and `dagster dev` load."""
+    from pipelines.build import code_location_objects
+    from pipelines.definitions import defs
+
+    def names(found: dg.Definitions) -> dict[str, list[str]]:
+        return {
+            "assets": sorted(k.to_user_string() for a in found.assets or [] for k in a.keys),
+            "checks": sorted(str(k) for c in found.asset_checks or [] for k in c.check_keys),
+            "jobs": sorted(job.name for job in found.jobs or []),
+            "schedules": sorted(s.name for s in found.schedules or []),
+            "sensors": sorted(s.name for s in found.sensors or []),
+        }
+
+    ours, theirs = names(code_location_objects()), names(defs)
+    assert ours == theirs
+    assert len(ours["assets"]) >= 50 and len(ours["jobs"]) >= 5
+
+
 def test_instance_settings_limit_the_warehouse_pool_to_one(tmp_path: Path) -> None:
     from classement.commands.dev import dagster_home
 
