@@ -560,8 +560,7 @@ def _definitions() -> dg.Definitions:
     """The code location's assets, checks and jobs, made once a process: each run gets its
     warehouse resource through its run config (`_run_config`) and prints through `_EMIT`, so
     each job is resolved once a process, not once a build (a small build: about 8 % less)."""
-    _import_dagster()
-    found = code_location_objects()
+    found = code_location_objects()  # imports Dagster first (`_import_dagster`)
     return dg.Definitions(
         assets=found.assets,
         asset_checks=found.asset_checks,
