@@ -70,8 +70,9 @@ def from_warehouse(path: Path) -> Inputs:
     if not path.exists():
         raise BacktestError(f"entrepôt introuvable : {path}")
     warehouse = Warehouse(path)
-    tables = {name: warehouse.read_if(name, f'SELECT * FROM "{name}"') for name in INPUT_TABLES}
-    log = warehouse.read_if("ingest_log", "SELECT * FROM ingest_log WHERE status = 'rejected'")
+    with warehouse.reading():
+        tables = {n: warehouse.read_if(n, f'SELECT * FROM "{n}"') for n in INPUT_TABLES}
+        log = warehouse.read_if("ingest_log", "SELECT * FROM ingest_log WHERE status = 'rejected'")
     rejected = [
         Rejected(p, m or p, NO_SEASON)
         for p, m in log.select("path", "message").sort("path").iter_rows()

@@ -104,37 +104,38 @@ def run_whatif(
             f"entrepôt introuvable : {warehouse_path} ; construisez-le avec « classement "
             "build » ou indiquez-le avec --warehouse"
         )
-    base = Path(reference or default_reference())
-    data = ReportData(warehouse, base)
-    with tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
-        # the keys and values first, then the season: both before any computation
-        scenario = prepare(settings, base, Path(tmp) / "reference", alternative)
-        seasons_up_to(warehouse, season)
-        comparison = compare(warehouse, season, scenario, data.names())
-    folder = Path(out_dir) if out_dir else default_folder(season, scenario, root)
-    _check_folder(folder, Path(warehouse_path), Path(reports_dir))
-    stale = _stale(warehouse, season, base)
-    html_path, csv_path, printed = folder / INDEX, folder / CSV, folder / pdf_name(season)
-    html = render_report(
-        comparison,
-        as_of=data.as_of(season),
-        rejected=data.rejected_exports(season),
-        stale=stale,
-        pdf_name=printed.name,
-        csv_name=csv_path.name,
-    )
-    write_atomic(html_path, html)
-    write_atomic(csv_path, spreadsheet_safe(comparison.rows()).write_csv())
-    write_atomic(folder / GLOSSARY_PAGE, render_glossary())
-    pdf_path: Path | None = None
-    pdf_error: str | None = None
-    if pdf:
-        try:
-            print_pdfs([(html_path, printed)], root=folder)
-            pdf_path = printed
-        except Exception as err:  # HTML and CSV are written: say why the PDF is not
-            pdf_error = f"{type(err).__name__} : {err}"
-    return WhatIfOutputs(folder, html_path, csv_path, pdf_path, pdf_error, comparison)
+    with warehouse.reading():  # one read-only connection for every read below
+        base = Path(reference or default_reference())
+        data = ReportData(warehouse, base)
+        with tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
+            # the keys and values first, then the season: both before any computation
+            scenario = prepare(settings, base, Path(tmp) / "reference", alternative)
+            seasons_up_to(warehouse, season)
+            comparison = compare(warehouse, season, scenario, data.names())
+        folder = Path(out_dir) if out_dir else default_folder(season, scenario, root)
+        _check_folder(folder, Path(warehouse_path), Path(reports_dir))
+        stale = _stale(warehouse, season, base)
+        html_path, csv_path, printed = folder / INDEX, folder / CSV, folder / pdf_name(season)
+        html = render_report(
+            comparison,
+            as_of=data.as_of(season),
+            rejected=data.rejected_exports(season),
+            stale=stale,
+            pdf_name=printed.name,
+            csv_name=csv_path.name,
+        )
+        write_atomic(html_path, html)
+        write_atomic(csv_path, spreadsheet_safe(comparison.rows()).write_csv())
+        write_atomic(folder / GLOSSARY_PAGE, render_glossary())
+        pdf_path: Path | None = None
+        pdf_error: str | None = None
+        if pdf:
+            try:
+                print_pdfs([(html_path, printed)], root=folder)
+                pdf_path = printed
+            except Exception as err:  # HTML and CSV are written: say why the PDF is not
+                pdf_error = f"{type(err).__name__} : {err}"
+        return WhatIfOutputs(folder, html_path, csv_path, pdf_path, pdf_error, comparison)
 
 
 def _stale(warehouse: Warehouse, season: str, reference: Path) -> bool:
@@ -155,8 +156,8 @@ def series_counts(
     numbers. A key of another family is refused."""
     warehouse = Warehouse(Path(warehouse_path))
     base = Path(reference or default_reference())
-    before = stored(warehouse, season)
-    with tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
+    with warehouse.reading(), tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
+        before = stored(warehouse, season)
         scenario = prepare(settings, base, Path(tmp) / "reference")
         others = sorted(scenario.files - {"series.yaml", "series_quotas.csv"})
         if others:
