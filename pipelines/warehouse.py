@@ -64,17 +64,9 @@ class Warehouse:
         """Hold one read-write connection open while the block runs (an in-process build):
         the many reads and writes of the assets reuse it. Closed — and the file fully
         written — when the block ends."""
-        key = self.path.resolve()
-        if key in _HELD:
-            yield
-            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        _HELD[key] = duckdb.connect(str(self.path))
-        try:
+        with self._holding(read_only=False):
             yield
-        finally:
-            _HELD_TABLES.pop(key, None)
-            _HELD.pop(key).close()
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -83,11 +75,17 @@ class Warehouse:
         11 ms an opening: a what-if of the test federation opened it 118 times, 1,3 of its
         2,1 CPU-s, 6 December 2026). A write inside the block fails (the file is open read-only
         here). Within a build's `held` block, that connection serves."""
+        with self._holding(read_only=True):
+            yield
+
+    @contextmanager
+    def _holding(self, *, read_only: bool) -> Iterator[None]:
+        """`held` and `reading`: the connection of an outer block serves an inner one."""
         key = self.path.resolve()
         if key in _HELD:
             yield
             return
-        _HELD[key] = duckdb.connect(str(self.path), read_only=True)
+        _HELD[key] = duckdb.connect(str(self.path), read_only=read_only)
         try:
             yield
         finally:

@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 
@@ -164,3 +165,29 @@ def test_a_season_read_alone_is_checked_against_its_declaration(
         con.execute(f'ALTER TABLE {table_name} RENAME COLUMN "{column}" TO renamed')
     with pytest.raises(TableSchemaError, match=rf"missing column.*{column}"):
         read(ReportData(wh, params))
+
+
+def test_a_reading_block_opens_the_file_once_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Warehouse.reading` (a what-if, a backtest): every read of the block goes through one
+    read-only connection, the same rows as reads that open the file each; a write fails."""
+    wh = _warehouse(tmp_path / "w.duckdb")
+    alone = {name: wh.table(name) for name in wh.tables()}
+    before = (tmp_path / "w.duckdb").read_bytes()
+    opened: list[bool] = []
+    connect = duckdb.connect
+
+    def counted(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+        opened.append(read_only)
+        return connect(path, read_only=read_only)
+
+    monkeypatch.setattr("pipelines.warehouse.duckdb.connect", counted)
+    with wh.reading():
+        read = {name: wh.table(name) for name in wh.tables()}
+        assert wh.read_if("results", "SELECT count(*) AS n FROM results")["n"][0] == 24
+        with pytest.raises(duckdb.Error):
+            wh.replace_tables({"rating_lists": alone["rating_lists"].head(1)})
+    assert opened == [True]
+    assert set(read) == set(alone) and all(read[n].equals(alone[n]) for n in alone)
+    assert (tmp_path / "w.duckdb").read_bytes() == before
