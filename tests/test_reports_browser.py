@@ -200,7 +200,7 @@ def test_print_media_opens_every_list(tab: Tab, sample: Path, tmp_path: Path) ->
         "() => Array.from(document.querySelectorAll('details')).every(d => d.open)"
     )
     assert page.evaluate(hidden_rows) == 0
-    page.screenshot(path=str(tmp_path / "print.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / "print.png"))
 
 
 def test_both_index_bars_are_visible(tab: Tab, sample: Path, tmp_path: Path) -> None:
