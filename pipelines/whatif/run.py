@@ -104,7 +104,9 @@ def run_whatif(
             f"entrepôt introuvable : {warehouse_path} ; construisez-le avec « classement "
             "build » ou indiquez-le avec --warehouse"
         )
-    with warehouse.reading():  # one read-only connection for every read below
+    # every read through one read-only connection, closed before the files are written and
+    # printed (a writer of the warehouse is not kept waiting while Chromium prints)
+    with warehouse.reading():
         base = Path(reference or default_reference())
         data = ReportData(warehouse, base)
         with tempfile.TemporaryDirectory(prefix="classement-whatif-") as tmp:
@@ -115,27 +117,28 @@ def run_whatif(
         folder = Path(out_dir) if out_dir else default_folder(season, scenario, root)
         _check_folder(folder, Path(warehouse_path), Path(reports_dir))
         stale = _stale(warehouse, season, base)
-        html_path, csv_path, printed = folder / INDEX, folder / CSV, folder / pdf_name(season)
-        html = render_report(
-            comparison,
-            as_of=data.as_of(season),
-            rejected=data.rejected_exports(season),
-            stale=stale,
-            pdf_name=printed.name,
-            csv_name=csv_path.name,
-        )
-        write_atomic(html_path, html)
-        write_atomic(csv_path, spreadsheet_safe(comparison.rows()).write_csv())
-        write_atomic(folder / GLOSSARY_PAGE, render_glossary())
-        pdf_path: Path | None = None
-        pdf_error: str | None = None
-        if pdf:
-            try:
-                print_pdfs([(html_path, printed)], root=folder)
-                pdf_path = printed
-            except Exception as err:  # HTML and CSV are written: say why the PDF is not
-                pdf_error = f"{type(err).__name__} : {err}"
-        return WhatIfOutputs(folder, html_path, csv_path, pdf_path, pdf_error, comparison)
+        as_of, rejected = data.as_of(season), data.rejected_exports(season)
+    html_path, csv_path, printed = folder / INDEX, folder / CSV, folder / pdf_name(season)
+    html = render_report(
+        comparison,
+        as_of=as_of,
+        rejected=rejected,
+        stale=stale,
+        pdf_name=printed.name,
+        csv_name=csv_path.name,
+    )
+    write_atomic(html_path, html)
+    write_atomic(csv_path, spreadsheet_safe(comparison.rows()).write_csv())
+    write_atomic(folder / GLOSSARY_PAGE, render_glossary())
+    pdf_path: Path | None = None
+    pdf_error: str | None = None
+    if pdf:
+        try:
+            print_pdfs([(html_path, printed)], root=folder)
+            pdf_path = printed
+        except Exception as err:  # HTML and CSV are written: say why the PDF is not
+            pdf_error = f"{type(err).__name__} : {err}"
+    return WhatIfOutputs(folder, html_path, csv_path, pdf_path, pdf_error, comparison)
 
 
 def _stale(warehouse: Warehouse, season: str, reference: Path) -> bool:
