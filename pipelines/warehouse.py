@@ -12,11 +12,18 @@ Decisions taken here (issue 25: one new tournament in proportion to the file):
   tables, written whole on a copy of the bench warehouse: 2,77 CPU-s; the rating lists,
   the published series and the families' tables are 1,0 of them, their digests 0,05
   (2 December 2026, rusage, busy shared machine).
+- the warehouse's queries use as many threads as Polars (`POLARS_MAX_THREADS`, when the
+  process sets it: `_open`): one limit for the process's two engines. Unset, DuckDB keeps
+  its default (one thread per core, as Polars). The test suite's workers run one thread
+  each, the cores being shared by the workers: a build of the 4-player raw folder of the
+  tests, 1,64 CPU-s at the defaults, 1,43 with both engines at one thread (process time,
+  6 December 2026).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -41,6 +48,20 @@ _HELD: dict[Path, duckdb.DuckDBPyConnection] = {}
 _HELD_TABLES: dict[Path, list[str]] = {}
 
 
+def _open(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A connection to the file, its threads limited as Polars' are (the module's
+    decisions). `SET threads` is the database's setting, not a connection's option: a
+    connection opened elsewhere in the process with DuckDB's defaults is not refused."""
+    con = duckdb.connect(str(path), read_only=read_only)
+    if os.environ.get("POLARS_MAX_THREADS"):
+        try:
+            con.execute(f"SET threads = {pl.thread_pool_size()}")
+        except BaseException:
+            con.close()
+            raise
+    return con
+
+
 @dataclass(frozen=True)
 class Warehouse:
     path: Path
@@ -53,7 +74,7 @@ class Warehouse:
             return
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        con = duckdb.connect(str(self.path), read_only=read_only)
+        con = _open(self.path, read_only=read_only)
         try:
             yield con
         finally:
@@ -85,7 +106,7 @@ class Warehouse:
         if key in _HELD:
             yield
             return
-        _HELD[key] = duckdb.connect(str(self.path), read_only=read_only)
+        _HELD[key] = _open(self.path, read_only=read_only)
         try:
             yield
         finally:
