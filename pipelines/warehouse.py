@@ -62,6 +62,14 @@ def _open(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
+# The warehouse's tables (it holds no view), by name: `duckdb_tables()` answers in 0,5 ms
+# where `information_schema.tables` takes 1,2 (a build asks ~20 times).
+_TABLE_NAMES = (
+    "SELECT table_name FROM duckdb_tables() "
+    "WHERE database_name = current_database() AND schema_name = 'main' ORDER BY table_name"
+)
+
+
 @dataclass(frozen=True)
 class Warehouse:
     path: Path
@@ -123,10 +131,7 @@ class Warehouse:
         if key in _HELD and key in _HELD_TABLES:
             return list(_HELD_TABLES[key])
         with self.connect(read_only=True) as con:
-            rows = con.execute(
-                "SELECT table_name FROM information_schema.tables "
-                "WHERE table_schema = 'main' ORDER BY table_name"
-            ).fetchall()
+            rows = con.execute(_TABLE_NAMES).fetchall()
         names = [r[0] for r in rows]
         if key in _HELD:
             _HELD_TABLES[key] = names
@@ -156,13 +161,7 @@ class Warehouse:
         if not self.exists():
             return {}
         with self.connect(read_only=True) as con:
-            names = [
-                r[0]
-                for r in con.execute(
-                    "SELECT table_name FROM information_schema.tables "
-                    "WHERE table_schema = 'main' ORDER BY table_name"
-                ).fetchall()
-            ]
+            names = [r[0] for r in con.execute(_TABLE_NAMES).fetchall()]
             return {
                 n: int(con.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0])  # type: ignore[index]
                 for n in names
@@ -187,7 +186,7 @@ class Warehouse:
                 digest = digests[name]
                 if digest is not None and written.get(name) == digest:
                     continue
-                con.register("_frame", frame)
+                con.register("_frame", frame.to_arrow())
                 con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _frame')
                 con.unregister("_frame")
                 if digest is not None:
@@ -200,13 +199,24 @@ class Warehouse:
         must match the table's declaration (`transforms.tables`).
         """
         table(name).check(frame)
-        with self._transaction() as con:
-            con.register("_frame", frame)
-            con.execute(f'CREATE TABLE IF NOT EXISTS "{name}" AS SELECT * FROM _frame LIMIT 0')
+        exists = name in self.tables()
+        with self._transaction(creates=False) as con:
+            # the frame as Arrow: DuckDB registers it in 1,6 ms, a Polars frame in 2,6 (the
+            # module's decisions)
+            if not exists:
+                con.register("_frame", frame.to_arrow())
+                con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _frame LIMIT 0')
+                con.unregister("_frame")
             con.execute(f'DELETE FROM "{name}" WHERE "{column}" = ?', [value])
-            con.execute(f'INSERT INTO "{name}" SELECT * FROM _frame')
-            con.unregister("_frame")
+            if frame.height:
+                con.register("_frame", frame.to_arrow())
+                con.execute(f'INSERT INTO "{name}" SELECT * FROM _frame')
+                con.unregister("_frame")
             con.execute(f'COMMENT ON TABLE "{name}" IS NULL')  # no longer a frame written whole
+        known = _HELD_TABLES.get(self.path.resolve())
+        if not exists and known is not None:  # the names held stay true: it is one more
+            known.append(name)
+            known.sort()
 
     def delete_partitions_except(self, column: str, keep: list[str]) -> None:
         """Delete, from every table having `column` (`season`, `year`), the rows of the
@@ -217,7 +227,7 @@ class Warehouse:
             for n in self.tables()
             if n in declared and column in declared[n].schema and declared[n].family.key != "ingest"
         ]
-        with self._transaction() as con:
+        with self._transaction(creates=False) as con:
             for name in names:
                 kept = f'list_contains(?::VARCHAR[], "{column}"::VARCHAR)'
                 deleted = con.execute(f'DELETE FROM "{name}" WHERE NOT {kept}', [keep]).fetchone()
@@ -225,11 +235,15 @@ class Warehouse:
                     con.execute(f'COMMENT ON TABLE "{name}" IS NULL')
 
     @contextmanager
-    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def _transaction(self, *, creates: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
         """A write transaction under the warehouse's lock; a failure rolls back and the
-        failure itself is raised (a failed rollback, e.g. on a full disk, never hides it)."""
+        failure itself is raised (a failed rollback, e.g. on a full disk, never hides it).
+        `creates`: the transaction may create or drop tables (the held table names are
+        read again afterwards); else they stay known."""
+        key = self.path.resolve()
         with exclusive(self.path, wait=WRITE_WAIT_SECONDS), self.connect() as con:
-            _HELD_TABLES.pop(self.path.resolve(), None)
+            if creates:
+                _HELD_TABLES.pop(key, None)
             con.execute("BEGIN TRANSACTION")
             try:
                 yield con
@@ -239,7 +253,8 @@ class Warehouse:
                     con.execute("ROLLBACK")
                 raise
             finally:
-                _HELD_TABLES.pop(self.path.resolve(), None)
+                if creates:
+                    _HELD_TABLES.pop(key, None)
 
 
 # The version of `_digest`'s recipe: another recipe never matches a digest of this one.
