@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Callable
+from functools import cache
 
 from tests.support import FIXTURES
 
 HEADER = "tournament_id,tournament_name,discipline,end_date,player_id,last_name,first_name,rank"
 
 
+@cache
 def _xlsx_with_formula() -> bytes:
     """A results sheet whose score is a formula saved without its value (openpyxl writes no
     cached values, like a program that does not compute)."""
@@ -26,8 +29,11 @@ def _xlsx_with_formula() -> bytes:
     return buffer.getvalue()
 
 
+@cache
 def _zip_bomb() -> bytes:
-    """A workbook of a few hundred kilobytes that would inflate to 300 MB."""
+    """A workbook of a few hundred kilobytes that would inflate to 300 MB (1,6 CPU-s to
+    deflate: made when a test writes it, not when the module is imported, which every
+    worker does while collecting)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")
@@ -49,8 +55,9 @@ def _row(**cells: str) -> str:
     return ",".join(values[c] for c in HEADER.split(",")) + "\n"
 
 
-# (file name, content, what the message says after the file name)
-BROKEN: list[tuple[str, bytes, str]] = [
+# (file name, content, what the message says after the file name); the workbooks' contents
+# are made on first use (`bytes_of`)
+BROKEN: list[tuple[str, bytes | Callable[[], bytes], str]] = [
     ("x1.csv", (HEADER + ",games\n" + _row().strip() + ",123456789012345678901\n").encode(),
      ", ligne 2, colonne « games » : « 123456789012345678901 » : nombre démesuré"),
     ("x2.xlsx", b"PK\x03\x04 a truncated workbook",
@@ -68,12 +75,17 @@ BROKEN: list[tuple[str, bytes, str]] = [
      ", ligne 4 : le fichier mélange deux encodages : l'octet 0xE9"),
     ("x8.csv", (HEADER + "\n" + _row() * 200).encode() + b"\x00" + b"\n",
      ", ligne 202 : un octet nul (0x00) au milieu du texte"),
-    ("x9.xlsx", _xlsx_with_formula(),
+    ("x9.xlsx", _xlsx_with_formula,
      " [feuille Sheet], ligne 2 : la cellule I2 contient la formule « =2*200 » sans sa valeur"),
-    ("y1.xlsx", _zip_bomb(), " : le classeur occupe 300 Mo une fois décompressé"),
+    ("y1.xlsx", _zip_bomb, " : le classeur occupe 300 Mo une fois décompressé"),
     ("y2.t", (FIXTURES / "tsh/open-lyon-2024/a.t").read_bytes().replace(b"\n", b"\n\x07", 1),
      ", ligne 2"),
     ("y3.csv", b'tournament_id;tournament_name;discipline;end_date;player_id;last_name;'
      b'first_name;rank\r\nX9;"Open\r\nde Lyon";classique;2024-01-14;300;Roy;Ali;un\r\n',
      ", ligne 2, colonne « rank » : « un » n'est pas un nombre entier"),
 ]  # fmt: skip
+
+
+def bytes_of(made: bytes | Callable[[], bytes]) -> bytes:
+    """The bytes of a `BROKEN` file."""
+    return made() if callable(made) else made

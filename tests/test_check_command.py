@@ -3,6 +3,7 @@ warehouse, French messages, exit 0 when all are accepted and 1 otherwise."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from classement.cli import main
 from pipelines.ingest.batch import ingest_files
 from pipelines.ingest.raw import read_raw
-from tests.broken_exports import BROKEN
+from tests.broken_exports import BROKEN, bytes_of
 from tests.support import FIXTURES, PARAMETERS, PLAYERS, games_csv, results_csv
 from tests.test_ingest import C2, GAMES_CASES, SINGLE_FILE_CASES
 
@@ -52,9 +53,9 @@ def test_games_are_checked_against_the_results_given_with_them(
     assert "2023-2024/C2.csv" in out
 
 
-@pytest.mark.parametrize(("name", "content", "message"), BROKEN, ids=[b[0] for b in BROKEN])
+@pytest.mark.parametrize(("name", "made", "message"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_the_reliability_cases(
-    tmp_path: Path, name: str, content: bytes, message: str, capsys, monkeypatch
+    tmp_path: Path, name: str, made: bytes | Callable[[], bytes], message: str, capsys, monkeypatch
 ) -> None:
     folder = tmp_path / "2023-2024"
     folder.mkdir()
@@ -62,7 +63,7 @@ def test_the_reliability_cases(
         (folder / "config.tsh").write_bytes(
             (FIXTURES / "tsh/open-lyon-2024/config.tsh").read_bytes()
         )
-    (folder / name).write_bytes(content)
+    (folder / name).write_bytes(bytes_of(made))
     status, out = _check(tmp_path, [f"2023-2024/{name}"], capsys, monkeypatch)
     assert status == 1
     assert f"✗ 2023-2024/{name}{message}" in out, out

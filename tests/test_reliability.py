@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -17,14 +18,14 @@ from pipelines.paths import PROJECT_ROOT
 from pipelines.reports.html import player_filename
 from pipelines.reports.pdf import ChromiumMissingError, chromium_path
 from pipelines.warehouse import Warehouse
-from tests.broken_exports import BROKEN
+from tests.broken_exports import BROKEN, bytes_of
 from tests.builds import build
 from tests.support import FIXTURES, PLAYERS, ingested, results_csv, snapshot
 
 
-@pytest.mark.parametrize(("name", "content", "message"), BROKEN, ids=[b[0] for b in BROKEN])
+@pytest.mark.parametrize(("name", "made", "message"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_a_broken_file_is_rejected_by_name_and_the_others_load(
-    raw: Path, name: str, content: bytes, message: str
+    raw: Path, name: str, made: bytes | Callable[[], bytes], message: str
 ) -> None:
     folder = raw / "2023-2024"
     if name.endswith(".t"):
@@ -33,7 +34,7 @@ def test_a_broken_file_is_rejected_by_name_and_the_others_load(
         (folder / "config.tsh").write_bytes(
             (FIXTURES / "tsh/open-lyon-2024/config.tsh").read_bytes()
         )
-    (folder / name).write_bytes(content)
+    (folder / name).write_bytes(bytes_of(made))
     result = ingested(raw, refused=True)
     key = (folder / name).relative_to(raw).as_posix()
     assert set(result.rejected) == {key}
