@@ -12,7 +12,7 @@ from pipelines.partitions import YEAR_REPORT_GROUP, year_partitions
 from pipelines.reports.circuits.pages import write_year_reports, year_pages
 from pipelines.reports.data import ReportData
 from pipelines.reports.layout import circuit_page_path, circuit_pdf_path
-from pipelines.reports.pdf import print_pdf
+from pipelines.reports.pdf import print_pdfs
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 
 # Every table the circuit reports read.
@@ -72,13 +72,16 @@ def circuit_reports_pdf(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
     """Each circuit page of the year printed for the committees (A4 PDF, charts drawn), by
-    the system's Chromium through Playwright."""
+    the system's Chromium through Playwright: one browser for the year's pages (each page
+    had its own: about 1,3 CPU-s to start one)."""
     year = context.partition_key
-    printed = [
-        print_pdf(
-            circuit_page_path(warehouse.reports, year, page.slug),
-            circuit_pdf_path(warehouse.reports, year, page.slug),
-        )
-        for page in year_pages(_data(warehouse), year)
-    ]
+    printed = print_pdfs(
+        [
+            (
+                circuit_page_path(warehouse.reports, year, page.slug),
+                circuit_pdf_path(warehouse.reports, year, page.slug),
+            )
+            for page in year_pages(_data(warehouse), year)
+        ]
+    )
     return dg.MaterializeResult(metadata={"pdfs": ", ".join(p.name for p in printed) or "aucun"})
