@@ -50,13 +50,19 @@ def materialise(
 ) -> dg.ExecuteInProcessResult:
     """`assets` (and their checks) materialised in-process on `warehouse` (a path or a
     resource), for one `partition` if given; `partitions` adds dynamic partitions (name →
-    keys) to the instance first (a new in-memory one, `pipelines.instance`, unless `instance`)."""
+    keys) to the instance first (a new in-memory one, `pipelines.instance`, unless `instance`).
+    The warehouse is held open while they run, as an in-process build holds it
+    (`run_build`): each read no longer opens the file (about 20 ms each)."""
     instance = instance if instance is not None else build_instance()
     for name, keys in (partitions or {}).items():
         instance.add_dynamic_partitions(name, list(keys))
     resource = (
         warehouse if isinstance(warehouse, WarehouseResource) else warehouse_resource(warehouse)
     )
-    return dg.materialize(
-        list(assets), resources={"warehouse": resource}, partition_key=partition, instance=instance
-    )
+    with resource.warehouse.held():
+        return dg.materialize(
+            list(assets),
+            resources={"warehouse": resource},
+            partition_key=partition,
+            instance=instance,
+        )
