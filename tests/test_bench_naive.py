@@ -61,11 +61,12 @@ QUOTAS = load_series_quotas(REFERENCE_DIR)
 def sample_inputs(sample_site: Path) -> list[SeasonInputs]:
     """Every season of the built sample, its inputs read as the bench reads them."""
     warehouse = Warehouse(sample_site / "w.duckdb")
-    seasons = warehouse.read("SELECT DISTINCT season FROM tournaments ORDER BY season")
-    return [
-        read_season_inputs(warehouse, season, REFERENCE_DIR)
-        for season in seasons.get_column("season").to_list()
-    ]
+    with warehouse.reading():  # one connection for every read
+        seasons = warehouse.read("SELECT DISTINCT season FROM tournaments ORDER BY season")
+        return [
+            read_season_inputs(warehouse, season, REFERENCE_DIR)
+            for season in seasons.get_column("season").to_list()
+        ]
 
 
 @pytest.mark.slow

@@ -471,10 +471,11 @@ def test_a_year_built_alone_equals_the_year_of_a_full_build(
     names = [t.name for t in _year_tables()]
     for year in years:
         alone = built(f"alone-{year}", [year])
-        for name in names:
-            a = alone.read(f'SELECT * FROM "{name}" WHERE year = ?', [int(year)])
-            b = full.read(f'SELECT * FROM "{name}" WHERE year = ?', [int(year)])
-            assert a.equals(b), (name, year)
+        with alone.reading(), full.reading():  # one connection each, not one per read
+            for name in names:
+                a = alone.read(f'SELECT * FROM "{name}" WHERE year = ?', [int(year)])
+                b = full.read(f'SELECT * FROM "{name}" WHERE year = ?', [int(year)])
+                assert a.equals(b), (name, year)
     # and the PACA tables are those of one computation over all the data
     ingested = Warehouse(base)
     names_table = load_circuit_names(REFERENCE_DIR)

@@ -48,11 +48,11 @@ def tab(browser: Any) -> Iterator[Tab]:
     yield from tab_of(browser)
 
 
-def _open(tab: Tab, path: Path, shot: Path, *, full_page: bool = False) -> Tab:
+def _open(tab: Tab, path: Path, shot: Path) -> Tab:
     """Open a page from disk (file://, no server, no network) in the module's tab, wait for
     its charts, check it raised nothing, screenshot it, and check every chart is drawn; the
     tab (its `page`, and the `errors` and `dialogs` of the page since it opened)."""
-    page = tab.open(path, shot, full_page=full_page)
+    page = tab.open(path, shot)
     charts = page.evaluate(CHART_STATE)
     for chart in charts:
         assert chart["svg"] >= 1, chart
@@ -67,10 +67,8 @@ def _sample_seasons(sample: Path) -> list[str]:
 def test_season_reports_render(tab: Tab, sample: Path, tmp_path: Path) -> None:
     seasons = _sample_seasons(sample)
     assert len(seasons) >= 2
-    for i, season in enumerate(seasons):
-        opened = _open(
-            tab, sample / season / "index.html", tmp_path / f"{season}.png", full_page=i == 0
-        )
+    for season in seasons:
+        opened = _open(tab, sample / season / "index.html", tmp_path / f"{season}.png")
         page = opened.page
         ids = page.evaluate("() => Array.from(document.querySelectorAll('.plot')).map(d => d.id)")
         assert "chart-trajectories-cote" in ids and "chart-cascade-movements" in ids, ids
