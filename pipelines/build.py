@@ -40,7 +40,7 @@ from pipelines.reports.layout import printable_reports
 from pipelines.reports.pdf import print_pdfs
 from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
 from pipelines.shrink import previous_exports, refuse_empty, shrink_warnings
-from pipelines.staleness import STAGES, record_build, stale_partitions
+from pipelines.staleness import STAGES, stale_partitions
 from pipelines.warehouse import Warehouse
 
 if TYPE_CHECKING:
@@ -638,9 +638,10 @@ def _run_stages(
         started = time.perf_counter()
         for key in keys:
             emit(f"{stage.label} {key} …")
+            # the stage's job records what the partition was built from as its last step
+            # (`season_builds`, `year_builds`: `pipelines.staleness.record_build`)
             result = _execute(stage.job, resource, instance, key, stage.pdf_assets)
             _add_steps(result, timings)
-            record_build(resource.warehouse, stage, key, resource.parameters)
         timings[stage.partition] = time.perf_counter() - started
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
