@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+from pipelines.reports import player_pages
 from pipelines.reports.html import Html, esc, fmt_number, fmt_signed, player_filename, table
 from pipelines.reports.player_blocks import by_player, season_link
 from pipelines.reports.player_pages import _bodies, _Cell, _table_of
@@ -45,7 +46,13 @@ def _frame() -> pl.DataFrame:
     )
 
 
-def test_rows_built_together_are_the_rows_of_html_table() -> None:
+# `_with_cells` calls the cells' functions row by row on small frames (`ROW_BY_ROW`), once per
+# distinct combination on larger ones: both ways are checked against `html.table`
+@pytest.mark.parametrize("row_by_row", [player_pages.ROW_BY_ROW, 0], ids=["row", "distinct"])
+def test_rows_built_together_are_the_rows_of_html_table(
+    row_by_row: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(player_pages, "ROW_BY_ROW", row_by_row)
     frame = _frame()
     headers = ["Nom", "Valeur", "Écart", "Fort"]
     numeric = (1, 2, 3)
@@ -61,6 +68,18 @@ def test_rows_built_together_are_the_rows_of_html_table() -> None:
     assert '<td class="num">−0</td>' in bodies["a"]
     assert "&lt;Dupont &amp; &quot;fils&quot;&gt;" in bodies["b"]
     assert _bodies(frame, pl.Series(["z"]), CELLS, numeric) == {}
+
+
+def test_both_ways_of_making_cells_give_the_same_column() -> None:
+    """Row by row and once per distinct value: the same cells, in the same order, for a
+    frame of either size (the 0.0 and −0.0 of `_frame` included)."""
+    for frame in (_frame(), pl.concat([_frame()] * 60), _frame().head(0)):
+        made = [
+            way(frame, CELLS, (1, 2, 3), "_cells")
+            for way in (player_pages._cells_row_by_row, player_pages._cells_by_distinct)
+        ]
+        assert made[0].equals(made[1]), frame.height
+        assert player_pages._with_cells(frame, CELLS, (1, 2, 3), "_cells").equals(made[0])
 
 
 def test_a_players_rows_are_theirs_in_their_order() -> None:
@@ -253,7 +272,6 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
     one, the sample's 120 largest pages missing from a copy of the built folder (the others
     unchanged: neither read nor rendered again), by chunks of 40 (each read from the
     warehouse alone)."""
-    from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
 
     built = sample_site / "reports" / "joueurs"
@@ -289,7 +307,6 @@ def test_a_page_is_the_same_whatever_chunk_builds_it(sample_site: Path) -> None:
     list, no published ranking…)."""
     import dataclasses
 
-    from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
     from pipelines.reports.player_blocks import PlayerRows
 
@@ -324,7 +341,6 @@ def test_the_pages_read_no_table_their_sources_leave_out(
     table fails here until the fingerprints count it."""
     import duckdb
 
-    from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
 
     read: list[str] = []
@@ -359,7 +375,6 @@ def test_a_players_sources_move_with_what_their_page_shows_only(
     season's (a player's rows in another order)."""
     import duckdb
 
-    from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
 
     copy = tmp_path / "w.duckdb"
@@ -500,7 +515,6 @@ def test_a_season_file_is_written_again_only_when_its_sources_changed(
     records."""
     import duckdb
 
-    from pipelines.reports import player_pages
     from pipelines.reports.data import ReportData
     from pipelines.reports.player_seasons import SEASONS_DIR
 
