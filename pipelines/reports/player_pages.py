@@ -806,8 +806,8 @@ def _cell_html(value: object, numeric: bool) -> str:
 
 
 # Up to this many rows, `_with_cells` calls each cell's function row by row: a join per
-# cell costs ~0,5 ms whatever the rows, a call ~2 µs (a build of the tests' 4-player folder
-# made ~110 such joins for its pages).
+# cell costs about as much for 5 rows as for 200, and a build of the tests' 4-player folder
+# made ~110 of them for its pages (its pages 0,58 → 0,48 CPU-s, 6 December 2026).
 ROW_BY_ROW = 200
 
 
