@@ -37,8 +37,9 @@ def evil(evil_site: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser(sample: Path, evil: Path) -> Iterator[Any]:
-    """One Chromium for the module, started once the sites are built."""
+def browser(sample: Path, evil: Path, refused_site: Path) -> Iterator[Any]:
+    """One Chromium for the module, started once the sites are built (a Dagster run made
+    while Playwright's event loop runs leaves a coroutine never awaited: a warning)."""
     yield from launched()
 
 
