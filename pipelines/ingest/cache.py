@@ -53,8 +53,10 @@ Stat = tuple[int, int, int]  # size, mtime (ns), inode
 
 
 def code_version(params: Parameters) -> str:
-    """The ingest's code, the table registry and the rule parameters (`params.digest`)."""
-    digest = hashlib.sha256(f"parameters\0{params.digest}\0".encode())
+    """The ingest's code, the table registry, the rule parameters (`params.digest`) and
+    Polars' version (the cached rows are its Parquet; the partitions' fingerprints kept
+    for the next build hash rows with its `hash_rows`)."""
+    digest = hashlib.sha256(f"parameters\0{params.digest}\0polars {pl.__version__}\0".encode())
     for folder in _CODE:
         for path in sorted((ROOT / folder).rglob("*")):
             if path.is_file() and path.suffix in {".py", ".csv", ".yaml"}:
