@@ -622,6 +622,7 @@ def _run_stages(
     started = time.perf_counter()
     result = _execute("ingest_exports", resource, instance)
     _add_steps(result, timings)
+    resource.warehouse.checkpoint()  # a held connection's log written (`Warehouse.held`)
     timings["ingest"] = time.perf_counter() - started
     warnings = shrink_warnings(previous, resource.warehouse.table("ingest_log"))
     if warnings:
@@ -642,6 +643,7 @@ def _run_stages(
             # (`season_builds`, `year_builds`: `pipelines.staleness.record_build`)
             result = _execute(stage.job, resource, instance, key, stage.pdf_assets)
             _add_steps(result, timings)
+        resource.warehouse.checkpoint()
         timings[stage.partition] = time.perf_counter() - started
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
