@@ -12,6 +12,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
 from pipelines.reports import player_pages
 from pipelines.reports.html import Html, esc, fmt_number, fmt_signed, player_filename, table
@@ -363,6 +364,39 @@ def test_the_pages_read_no_table_their_sources_leave_out(
     assert set(read) - counted == set()
     assert {"results", "circuit_points", "mort_subite_results"} <= set(read)
     assert sorted(d.players["player_id"].to_list()) == ids
+
+
+def test_a_chunk_read_from_its_slab_has_the_rows_of_its_own_read(sample_site: Path) -> None:
+    """A chunk's rows of every long table taken from its slab (`_Slab`: the rows of more
+    players, read once) are those the chunk reads alone: the same rows, in the same
+    order, the same columns and types; and the slab reads each table once."""
+    import duckdb
+
+    from pipelines.reports.data import ReportData
+
+    whole = ReportData.open(sample_site / "w.duckdb")
+    ids = sorted(player_pages._shared(whole).players["player_id"].to_list())
+    slab_players, group = ids[100:700], ids[300:500]
+    with duckdb.connect(str(sample_site / "w.duckdb"), read_only=True) as connection:
+        reader = player_pages._Reader(sample_site / "w.duckdb", connection)
+        slab = player_pages._Slab(slab_players)
+        alone = player_pages._PlayersData(whole, reader, group)
+        from_slab = player_pages._PlayersData(whole, reader, group, slab)
+        second = player_pages._PlayersData(whole, reader, ids[500:700], slab)
+        rows = 0
+        for name in sorted(player_pages.PLAYER_TABLES):
+            expected = alone.table(name)
+            assert_frame_equal(from_slab.table(name), expected)
+            assert set(expected["player_id"]) <= set(group)
+            rows += expected.height
+            assert_frame_equal(
+                second.table(name),
+                player_pages._PlayersData(whole, reader, ids[500:700]).table(name),
+            )
+        read_once = dict(slab._rows)
+        for name in player_pages.PLAYER_TABLES:
+            assert second.table(name) is not None and slab._rows[name] is read_once[name]
+    assert rows > 1000  # the sample's chunk holds rows in the long tables
 
 
 def test_a_players_sources_move_with_what_their_page_shows_only(
