@@ -7,10 +7,19 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The exact versions every install gets (`make lock` re-resolves them on purpose)
 LOCK := requirements.lock
+# Numba's compiled loops, cached (pipelines/compiled.py)
+COMPILED := transforms/__pycache__/.numba-compiled
 
 .PHONY: build test test-fast lint docs dev setup system-deps clean lock
 
-setup: $(STAMP) system-deps
+setup: $(STAMP) system-deps $(COMPILED)
+
+# Numba's loops of transforms/ compiled into their cache at install (pipelines/compiled.py),
+# again whenever a module of transforms/ changes: no build pays it (s20's first full build
+# paid about 4 s of it)
+$(COMPILED): $(STAMP) $(wildcard transforms/*.py transforms/*/*.py)
+	$(BIN)/python -m pipelines.compiled
+	mkdir -p $(dir $(COMPILED)) && touch $(COMPILED)
 
 # Debian's Chromium (reports printed to PDF, browser tests) and poppler-utils
 system-deps:

@@ -78,7 +78,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
 def pytest_configure(config: pytest.Config) -> None:
     """A run on several workers: before the workers start, the controller compiles Numba's
-    loops (`tests/warm.py`: ~70 s of a fresh clone's run), the project's modules and the
+    loops (`pipelines/compiled.py`: ~70 s of a fresh clone's run), the project's modules and the
     rewritten test modules once, so that neither the workers nor the commands they run
     compile them again (`tests/prepare.py`)."""
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):

@@ -2,7 +2,7 @@
 so that none of the processes of the run (the workers, and the `classement` commands and
 Dagster processes the tests start) does it again:
 
-- Numba's loops compiled into their cache (`tests/warm.py`), in a process of its own so
+- Numba's loops compiled into their cache (`pipelines/compiled.py`), in a process of its own so
   that it runs on one core while the controller does the rest on the other;
 - the project's Python files compiled to bytecode (`compileall`), and the test modules
   rewritten by pytest's assertion rewriting into pytest's own bytecode files.
@@ -34,9 +34,9 @@ PACKAGES = ("pipelines", "transforms", "classement", "benchmarks", "simulator", 
 
 
 def start_numba_warm_up() -> subprocess.Popen[bytes]:
-    """`python -m tests.warm` started (not waited for)."""
+    """`python -m pipelines.compiled` started (not waited for)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.warm"],
+        [sys.executable, "-m", "pipelines.compiled"],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -1,9 +1,9 @@
-"""The warm-up of Numba's cache (`tests/warm.py`) reaches every compiled loop of
+"""The warm-up of Numba's cache (`pipelines/compiled.py`) reaches every compiled loop of
 `transforms/`: a loop it missed would compile again in every worker of a fresh clone."""
 
 from __future__ import annotations
 
-from tests.warm import compiled_functions, warm_compiled
+from pipelines.compiled import compiled_functions, warm_compiled
 
 
 def test_the_warm_up_compiles_every_entry_point_of_transforms() -> None:

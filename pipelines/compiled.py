@@ -1,21 +1,25 @@
-"""Numba's cache written once, before the test workers start.
+"""Numba's cache written once, when the project is installed (`make setup`) and before
+the test workers start.
 
 The compiled loops of `transforms/` (`numba.njit(cache=True)`) compile on their first call
-in a process that finds no cache, about 6 CPU seconds (5-7 on the slower machine of 2 December 2026,
-after the compile cuts of series_provisional; 14-17 before them), and write the cache into
-`transforms/__pycache__/`. From a fresh clone, each pytest-xdist worker and each
-`classement` command a test starts would compile them again until one of them had
-written it (measured: about 70 s of wall-clock time of `make test`). `tests/conftest.py`
-calls `warm_compiled` once in the controller of a run on several workers; afterwards
-every process loads the compiled code from the cache.
+in a process that finds no cache, about 4 to 6 CPU seconds (5-7 on the slower machine of
+2 December 2026, after the compile cuts of series_provisional; 14-17 before them), and
+write the cache into `transforms/__pycache__/`. The first build of a fresh install paid
+it inside its season steps (s20's first full build: 4.1 s of its series classification,
+sampled by py-spy, 6 December 2026); from a fresh clone each pytest-xdist worker and each
+`classement` command a test starts would compile them again until one of them had written
+it (measured: about 70 s of wall-clock time of `make test`). `make setup` runs this module
+(`python -m pipelines.compiled`) whenever the compiled modules change, as it compiles the
+Python files to bytecode at install; `tests/conftest.py` calls it once in the controller
+of a run on several workers (`tests/prepare.py`). Afterwards every process loads the
+compiled code from the cache.
 
 `warm_compiled` calls the public functions that run them on a tiny season, with the
 argument types the builds give them (the functions cast their arrays to fixed dtypes), so
 one call compiles each loop's single signature (`transforms.series._criteria_matrix` always
 hands a writable copy: a read-only view of Polars' memory would be a second signature).
-`tests/test_warm.py` checks that every
-compiled function of `transforms/` has been compiled by it: a new compiled loop must be
-reached from here.
+`tests/test_warm.py` checks that every compiled function of `transforms/` has been
+compiled by it: a new compiled loop must be reached from here.
 """
 
 from __future__ import annotations
@@ -83,5 +87,5 @@ def compiled_functions() -> dict[str, Any]:
     return found
 
 
-if __name__ == "__main__":  # tests/prepare.py: `python -m tests.warm`
+if __name__ == "__main__":  # `make setup`, tests/prepare.py: `python -m pipelines.compiled`
     warm_compiled()
