@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from pipelines.ingest.errors import ExportError
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -19,6 +21,31 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF8_SEQUENCE = re.compile(
     rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
 )
+# The first bytes of the sequences `_UTF8_SEQUENCE` matches, and how many continuation
+# bytes (0x80-0xBF) follow each.
+_LEADS = ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
+
+
+def _has_utf8_letter(data: bytes) -> bool:
+    """Whether `_UTF8_SEQUENCE` matches somewhere in `data`, found with NumPy: the bytes
+    beyond ASCII first (few in a Windows-1252 file), then the bytes after each. The regular
+    expression scanned every byte of every Windows-1252 export in Python's engine (s20:
+    1,9 s of a 23 s ingest, py-spy, 6 December 2026)."""
+    array = np.frombuffer(data, dtype=np.uint8)
+    leads = np.flatnonzero(array >= 0xC2)
+    if leads.size == 0:
+        return False
+    padded = np.concatenate([array, np.zeros(3, dtype=np.uint8)])  # no byte past the end
+    lead = padded[leads]
+    for low, high, follow in _LEADS:
+        at = leads[(lead >= low) & (lead <= high)]
+        for step in range(1, follow + 1):
+            at = at[(padded[at + step] & 0xC0) == 0x80]
+        if at.size:
+            return True
+    return False
+
+
 RESAVE = "enregistrez-le de nouveau en texte UTF-8 (« CSV UTF-8 » dans un tableur)"
 
 
@@ -50,7 +77,7 @@ def decode(
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         stray = err.start
-    if _UTF8_SEQUENCE.search(data):
+    if _has_utf8_letter(data):
         raise ExportError(
             name,
             f"le fichier mélange deux encodages : l'octet 0x{data[stray]:02X} de cette ligne "
