@@ -42,7 +42,7 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   ("spawn": the build process holds DuckDB's and Polars' thread pools, never forked), each
   sent the chunk's rows cut down to its players (`_restricted`), at most `WORKERS` + 1
   chunks in flight (`_Pool`). The same bytes (tests/test_player_pages.py). A worker runs
-  Polars on one thread (`page_workers`). Measured on 4 seasons × 20,000 players, all
+  Polars on one thread (`pipelines.worker_start`). Measured on 4 seasons × 20,000 players, all
   25,646 pages (the shared 2-core machine, noisy): peak RSS of the build process 807 ->
   370–480 MiB, of a worker 746 -> 280–440 MiB; 25–33 CPU-s in all before and after.
   A chunk's tables read for its players alone go to the worker as they are (`_restricted`
@@ -125,7 +125,6 @@ from pipelines.reports.labels import (
 )
 from pipelines.reports.layout import PLAYERS_DIR
 from pipelines.reports.page import GLOSSARY_PAGE, Rejected, notice, page
-from pipelines.reports.page_workers import start_worker
 from pipelines.reports.player_blocks import (
     PlayerBlock,
     PlayerRows,
@@ -156,6 +155,7 @@ from pipelines.reports.player_seasons import (
 from pipelines.reports.section import PLOT_CONFIG, Chart, chart_html
 from pipelines.reports.site import PLOTLY_ASSET
 from pipelines.warehouse import Warehouse
+from pipelines.worker_start import start_worker
 from transforms.calendar import next_season
 from transforms.series import event_coefficients
 from transforms.series_labels import SERIES_ORDER, series_level, series_level_of

@@ -1,7 +1,8 @@
-"""The start of the player pages' worker processes (`player_pages._render_in_workers`).
+"""The start of the worker processes: the player pages' (`pipelines.reports.player_pages`)
+and the ingest's (`pipelines.ingest.cache`: the exports read, typed and checked alone).
 
-Decisions taken here (issue 25): a worker runs Polars on one thread. The pages' worker
-processes are as many as the cores; a Polars thread pool per worker as wide as the machine
+Decisions taken here (issue 25): a worker runs Polars on one thread. The worker processes
+are as many as the cores; a Polars thread pool per worker as wide as the machine
 only adds threads waiting on each other. Polars reads its thread count when first
 imported: this module imports nothing that imports it, so the setting comes first.
 """

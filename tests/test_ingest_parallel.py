@@ -1,0 +1,62 @@
+"""The exports read, typed and checked alone in worker processes (`pipelines.ingest.cache`,
+from `PARALLEL_FILES` files): the groups of files give the rows, the records and their
+order of one call of `stage_files`, and the ingest of the folder is the same."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipelines.ingest import cache
+from pipelines.ingest.batch import stage_files
+from pipelines.ingest.raw import listing
+from tests.support import PARAMETERS
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
+
+
+@pytest.fixture(scope="module")
+def raw(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled sample, a file no reader accepts and a file the listing refuses added."""
+    folder = tmp_path_factory.mktemp("parallel") / "raw"
+    shutil.copytree(SAMPLE, folder)
+    (folder / "2024-2025" / "abime.csv").write_bytes(b"Nom;Pr\xe9nom\n\x00\x01")
+    (folder / "2024-2025" / "notes.docx").write_bytes(b"PK\x03\x04")
+    return folder
+
+
+def test_workers_stage_the_files_as_one_call_does(
+    raw: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = listing(raw)
+    files = cache._Files(dict(sorted(seen.exports)))
+    expected = stage_files(files, seen.refused, PARAMETERS.categories)
+    monkeypatch.setattr(cache, "PARALLEL_FILES", 1)
+    progress: list[tuple[int, int]] = []
+    staged = cache._stage(
+        files, seen.refused, PARAMETERS.categories, {}, lambda d, t: progress.append((d, t))
+    )
+    assert list(staged.records) == list(expected.records)  # the same keys in the same order
+    assert staged.records == expected.records
+    assert list(staged.frames) == list(expected.frames)
+    for kind, frame in expected.frames.items():
+        assert staged.frames[kind].equals(frame), kind
+    assert sum(r.rejected is not None for r in staged.records.values()) >= 1
+    assert progress[-1] == (len(files), len(files)) and len(progress) == cache.STAGE_GROUPS
+
+
+def test_the_ingest_of_the_folder_is_the_same_with_workers(
+    raw: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = cache.ingest_folder(raw, params=PARAMETERS)
+    monkeypatch.setattr(cache, "PARALLEL_FILES", 1)
+    workers = cache.ingest_folder(raw, params=PARAMETERS)
+    assert workers.tables.keys() == alone.tables.keys()
+    for name, frame in alone.tables.items():
+        assert workers.tables[name].equals(frame), name
+    assert workers.log.equals(alone.log)
+    assert workers.rejected == alone.rejected
+    for kind, frame in alone.partitions.items():
+        assert workers.partitions[kind].equals(frame), kind
