@@ -41,7 +41,7 @@ from pipelines.reports.pdf import print_pdfs
 from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
 from pipelines.shrink import previous_exports, refuse_empty, shrink_warnings
 from pipelines.staleness import STAGES, stale_partitions
-from pipelines.warehouse import Warehouse
+from pipelines.warehouse import STAGE_CHECKPOINT_BYTES, Warehouse
 
 if TYPE_CHECKING:
     import dagster as dg
@@ -622,7 +622,7 @@ def _run_stages(
     started = time.perf_counter()
     result = _execute("ingest_exports", resource, instance)
     _add_steps(result, timings)
-    resource.warehouse.checkpoint()  # a held connection's log written (`Warehouse.held`)
+    resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)  # a held connection's log
     timings["ingest"] = time.perf_counter() - started
     warnings = shrink_warnings(previous, resource.warehouse.table("ingest_log"))
     if warnings:
@@ -643,7 +643,7 @@ def _run_stages(
             # (`season_builds`, `year_builds`: `pipelines.staleness.record_build`)
             result = _execute(stage.job, resource, instance, key, stage.pdf_assets)
             _add_steps(result, timings)
-        resource.warehouse.checkpoint()
+        resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)
         timings[stage.partition] = time.perf_counter() - started
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:

@@ -36,7 +36,8 @@ Decisions taken here (issue 25: one new tournament in proportion to the file):
 - a build's held connection does not checkpoint at each commit (`HELD_CHECKPOINT_THRESHOLD`):
   the season steps' partition writes each passed DuckDB's 16 MB threshold and rewrote the
   tables' last row groups at their commit (s20, py-spy: the commits were 6,7 s of the
-  season steps). The build checkpoints after each stage and when it closes the file. The
+  season steps). The build checkpoints after a stage whose log passed `STAGE_CHECKPOINT_BYTES`
+  and when it closes the file. The
   season tables of s20's 20 seasons written partition by partition: 9,3 s (the commits
   7,2) -> 4,1 s (1,8) and 1,2 s to checkpoint at the close (6 December 2026).
 """
@@ -66,9 +67,13 @@ WRITE_WAIT_SECONDS = 1800.0
 # through it instead of opening the file each time.
 _HELD: dict[Path, duckdb.DuckDBPyConnection] = {}
 # A held connection (a build's) checkpoints only when its log reaches this size, when the
-# build asks (`checkpoint`, after each stage) and when it closes, not at every commit that
-# passes DuckDB's default of 16 MB (the module's decisions).
+# build asks (`checkpoint`, after a stage that wrote much) and when it closes, not at every
+# commit that passes DuckDB's default of 16 MB (the module's decisions).
 HELD_CHECKPOINT_THRESHOLD = "4GB"
+# The log's size from which a build checkpoints after a stage (`Warehouse.checkpoint`): a
+# full build's seasons (hundreds of megabytes) are written then, not kept in memory to the
+# end; a new tournament's few megabytes are written once, at the close.
+STAGE_CHECKPOINT_BYTES = 64 * 1024 * 1024
 # The table names of a held warehouse, read once and forgotten at each write (only this
 # module creates tables, and only this process writes while it holds the file).
 _HELD_TABLES: dict[Path, list[str]] = {}
@@ -125,9 +130,14 @@ class Warehouse:
                 held.execute(f"SET checkpoint_threshold = '{HELD_CHECKPOINT_THRESHOLD}'")
             yield
 
-    def checkpoint(self) -> None:
+    def checkpoint(self, above: int = 0) -> None:
         """Write what the write-ahead log holds into the file (`held`'s writes are kept in
-        the log until the connection closes or this is called)."""
+        the log until the connection closes or this is called), when the log holds at
+        least `above` bytes (a checkpoint has a cost of its own: a new tournament's few
+        megabytes wait for the close)."""
+        log = self.path.with_name(self.path.name + ".wal")
+        if above and (not log.exists() or log.stat().st_size < above):
+            return
         with self.connect() as con:
             con.execute("CHECKPOINT")
 

@@ -137,3 +137,32 @@ def test_any_edit_of_a_table_written_whole_reads_back_as_the_frame(
         fresh = Warehouse(tmp_path / f"fresh-{step}.duckdb")
         fresh.replace_tables({"tournaments": frame})
         assert _comment(warehouse, "tournaments") == _comment(fresh, "tournaments")
+
+
+def test_a_held_warehouse_keeps_its_writes_in_the_log_until_asked_or_closed(
+    tmp_path: Path,
+) -> None:
+    """A build's held connection does not checkpoint at each commit
+    (`HELD_CHECKPOINT_THRESHOLD`): the log holds its writes until `checkpoint` is asked
+    with a log at least `above` bytes long, or the connection closes; the rows are there
+    throughout, and in the file alone once it is closed."""
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    log = tmp_path / "w.duckdb.wal"
+    frame = _frame("series_standings", 20_000).with_columns(pl.lit("2023-2024").alias("season"))
+    with warehouse.held():
+        with warehouse.connect() as con:
+            setting = con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()
+        assert setting is not None and "GiB" in str(setting[0])  # DuckDB's default: 16 MiB
+        warehouse.replace_partition("series_standings", frame, "season", "2023-2024")
+        size = log.stat().st_size
+        assert size > 0
+        warehouse.checkpoint(above=size + 1)  # a shorter log: left as it is
+        assert log.exists() and log.stat().st_size == size
+        assert warehouse.read("SELECT count(*) AS n FROM series_standings")["n"].item() == 20_000
+        warehouse.checkpoint(above=size)
+        assert not log.exists() or log.stat().st_size < size
+        second = frame.with_columns(pl.lit("2024-2025").alias("season"))
+        warehouse.replace_partition("series_standings", second, "season", "2024-2025")
+        assert log.stat().st_size > 0
+    assert not log.exists()  # closed: checkpointed
+    assert warehouse.read("SELECT count(*) AS n FROM series_standings")["n"].item() == 40_000
