@@ -1,6 +1,7 @@
 """The exports read, typed and checked alone in worker processes (`pipelines.ingest.cache`,
 from `PARALLEL_FILES` files): the groups of files give the rows, the records and their
-order of one call of `stage_files`, and the ingest of the folder is the same."""
+order of one call of `stage_files` (the checks across files and the tables are computed
+from them: the ingest is the same)."""
 
 from __future__ import annotations
 
@@ -45,18 +46,3 @@ def test_workers_stage_the_files_as_one_call_does(
         assert staged.frames[kind].equals(frame), kind
     assert sum(r.rejected is not None for r in staged.records.values()) >= 1
     assert progress[-1] == (len(files), len(files)) and len(progress) == cache.STAGE_GROUPS
-
-
-def test_the_ingest_of_the_folder_is_the_same_with_workers(
-    raw: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    alone = cache.ingest_folder(raw, params=PARAMETERS)
-    monkeypatch.setattr(cache, "PARALLEL_FILES", 1)
-    workers = cache.ingest_folder(raw, params=PARAMETERS)
-    assert workers.tables.keys() == alone.tables.keys()
-    for name, frame in alone.tables.items():
-        assert workers.tables[name].equals(frame), name
-    assert workers.log.equals(alone.log)
-    assert workers.rejected == alone.rejected
-    for kind, frame in alone.partitions.items():
-        assert workers.partitions[kind].equals(frame), kind
