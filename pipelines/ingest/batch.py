@@ -959,9 +959,10 @@ def _fingerprints(
     else:
         digest = hashlib.sha256(_FINGERPRINT_RECIPE.encode())
         for frame in undated:
-            _digest_rows(digest, frame)
+            _digest_rows(digest, frame, _row_hashes(frame))
         for frame in keyed.values():
-            _digest_rows(digest, frame.filter((pl.col("_key") < first) | pl.col("_key").is_null()))
+            before = frame.filter((pl.col("_key") < first) | pl.col("_key").is_null())
+            _digest_rows(digest, before, _row_hashes(before))
         chain = digest.hexdigest()
         start = first
     rows: list[tuple[str, str]] = [(key, fingerprint) for key, fingerprint in kept]
@@ -975,12 +976,7 @@ def _fingerprints(
         digest = hashlib.sha256(chain.encode())
         for frame, hashes, (index, bounds_of) in parts:
             offset, length = bounds_of.get(key, (0, 0))
-            rows_of = index[offset : offset + length]
-            digest.update(f"{frame.schema}\0{length}\0".encode())
-            if hashes is None:
-                digest.update(frame[rows_of].write_csv().encode())
-            else:
-                digest.update(hashes[rows_of].tobytes())
+            _digest_rows(digest, frame, hashes, index[offset : offset + length])
         chain = digest.hexdigest()
         rows.append((key, chain))
     return pl.DataFrame(rows, schema=schema, orient="row")
@@ -1002,14 +998,21 @@ def _row_hashes(frame: pl.DataFrame) -> np.ndarray | None:
         return None
 
 
-def _digest_rows(digest: hashlib._Hash, frame: pl.DataFrame) -> None:
-    """Add `frame` (its schema, row count and rows, `_row_hashes`) to `digest`."""
-    digest.update(f"{frame.schema}\0{frame.height}\0".encode())
-    hashes = _row_hashes(frame)
+def _digest_rows(
+    digest: hashlib._Hash,
+    frame: pl.DataFrame,
+    hashes: np.ndarray | None,
+    rows: np.ndarray | None = None,
+) -> None:
+    """Add the rows `rows` of `frame` (their numbers; every row when None) to `digest`: the
+    schema, their count, and their hashes (`hashes`: `_row_hashes(frame)`), or their CSV
+    when Polars could not hash them."""
+    count = frame.height if rows is None else len(rows)
+    digest.update(f"{frame.schema}\0{count}\0".encode())
     if hashes is None:
-        digest.update(frame.write_csv().encode())
+        digest.update((frame if rows is None else frame[rows]).write_csv().encode())
     else:
-        digest.update(hashes.tobytes())
+        digest.update((hashes if rows is None else hashes[rows]).tobytes())
 
 
 def _by_key(frame: pl.DataFrame, start: str) -> tuple[np.ndarray, dict[str, tuple[int, int]]]:
