@@ -36,10 +36,10 @@ Decisions taken here (issue 25: one new tournament in proportion to the file):
 - a build's held connection does not checkpoint at each commit (`HELD_CHECKPOINT_THRESHOLD`):
   the season steps' partition writes each passed DuckDB's 16 MB threshold and rewrote the
   tables' last row groups at their commit (s20, py-spy: the commits were 6,7 s of the
-  season steps). The build checkpoints after a stage whose log passed `STAGE_CHECKPOINT_BYTES`
-  and when it closes the file. The
-  season tables of s20's 20 seasons written partition by partition: 9,3 s (the commits
-  7,2) -> 4,1 s (1,8) and 1,2 s to checkpoint at the close (6 December 2026).
+  season steps). The build checkpoints after a stage whose log passed
+  `STAGE_CHECKPOINT_BYTES` and when it closes the file. The season tables of s20's 20
+  seasons written partition by partition: 9,3 s (the commits 7,2) -> 4,1 s (1,8) and
+  1,2 s to checkpoint at the close (6 December 2026).
 """
 
 from __future__ import annotations
@@ -125,9 +125,6 @@ class Warehouse:
         written — when the block ends."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._holding(read_only=False):
-            held = _HELD.get(self.path.resolve())
-            if held is not None:
-                held.execute(f"SET checkpoint_threshold = '{HELD_CHECKPOINT_THRESHOLD}'")
             yield
 
     def checkpoint(self, above: int = 0) -> None:
@@ -158,7 +155,10 @@ class Warehouse:
         if key in _HELD:
             yield
             return
-        _HELD[key] = _open(self.path, read_only=read_only)
+        con = _open(self.path, read_only=read_only)
+        if not read_only:  # the build's writes checkpoint when it asks or closes
+            con.execute(f"SET checkpoint_threshold = '{HELD_CHECKPOINT_THRESHOLD}'")
+        _HELD[key] = con
         try:
             yield
         finally:
