@@ -5,6 +5,7 @@ page links only to the seasons that have a report (issue 27, item 2)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -299,6 +300,27 @@ def test_pages_written_by_worker_processes_are_the_builds_pages(
     }
     assert sorted(got) == sorted(expected) and written.total == len(list(built.glob("*.html")))
     assert [name for name in sorted(expected) if got[name] != expected[name]] == []
+
+
+class _DiesWhenUnpickled:
+    """A chunk's rows that end the worker process receiving them (as the kernel's
+    out-of-memory killer would)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (os._exit, (9,))
+
+
+def test_a_worker_that_dies_fails_the_build_instead_of_hanging(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker process that dies while holding a chunk fails the build at once, with
+    `BrokenProcessPool`: its chunk is never waited for (a CI run once hung at its end)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    monkeypatch.setattr(player_pages, "_part", lambda *_: _DiesWhenUnpickled())
+    with pytest.raises(BrokenProcessPool), player_pages._Pool(2) as pool:
+        pool.render(None, ["A1"], [Path("A1.html")])  # type: ignore[arg-type]
+        pool.reap(wait=True)
 
 
 def test_a_page_is_the_same_whatever_chunk_builds_it(sample_site: Path) -> None:

@@ -82,10 +82,10 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -1947,43 +1947,44 @@ class _Pool:
     starts none). The build process holds DuckDB's and Polars' thread pools: the workers are
     started fresh ("spawn"), never forked. A worker gets a chunk's rows cut down to the
     players it renders (`_part`, pickled); at most `workers` + 1 chunks are in flight:
-    the memory held is a few chunks', not the site's."""
+    the memory held is a few chunks', not the site's. A worker that dies (killed for want
+    of memory, say) fails the build at once (`BrokenProcessPool`): a `multiprocessing.Pool`
+    would wait for its chunk for ever."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool: Any = None
-        self._pending: deque[AsyncResult[int]] = deque()
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: deque[Future[int]] = deque()
 
     def __enter__(self) -> _Pool:
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
-            if exc[0] is None:
-                self._pool.close()
-            else:
-                self._pool.terminate()
-            self._pool.join()
+            # on an error, the chunks not started are dropped; those running end first
+            self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
             self._pool = None
 
     def render(self, d: _PlayerData, todo: list[str], paths: Sequence[Path]) -> None:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = context.Pool(self.workers, initializer=start_worker)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=start_worker
+            )
         task: _Task = (
             _part(d, todo, pl.Series(todo, dtype=pl.String)),
             todo,
             [str(p) for p in paths],
         )
-        self._pending.append(self._pool.apply_async(_render_chunk, (task,)))
+        self._pending.append(self._pool.submit(_render_chunk, task))
         while len(self._pending) > self.workers:
-            self._pending.popleft().get()
+            self._pending.popleft().result()
 
     def reap(self, *, wait: bool) -> None:
         """Collect the chunks the workers finished (all of them when `wait`): a worker's
         error is raised here."""
-        while self._pending and (wait or self._pending[0].ready()):
-            self._pending.popleft().get()
+        while self._pending and (wait or self._pending[0].done()):
+            self._pending.popleft().result()
 
 
 def _read_sources(path: Path) -> dict[str, Any]:
