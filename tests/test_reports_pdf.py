@@ -360,6 +360,25 @@ def test_a_page_that_fails_stops_the_printing_with_its_own_error(tmp_path: Path)
     assert not (tmp_path / "cassee.pdf").exists()
 
 
+def test_a_page_that_never_prints_fails_the_build_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page still not printed after `PAGE_SECONDS` (a Chromium that stopped answering:
+    Playwright's printing waits without limit) fails the printing with its name."""
+    from pipelines.reports import pdf
+
+    async def never(*_: object) -> Path:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(pdf, "_print_page", never)
+    monkeypatch.setattr(pdf, "PAGE_SECONDS", 0.2)
+    stuck = _list_page(tmp_path, "figee", 3)
+    with pytest.raises(TimeoutError, match=r"figee\.html : impression non terminée après 0.2 s"):
+        print_pdfs([(stuck, tmp_path / "figee.pdf")], root=tmp_path)
+    assert not (tmp_path / "figee.pdf").exists()
+
+
 def test_long_pages_print_two_at_a_time_the_next_one_loading(tmp_path: Path) -> None:
     """A page of `ALONE_ROWS` rows or more is long (its print layout is the memory of a
     build): long pages print `LONG_PRINTING` at a time, at most `LONG_OPEN` open at once

@@ -280,6 +280,11 @@ ALONE_ROWS = 4_000
 LONG_PRINTING = 2
 # How many long pages are open at once: those printing and the next one loading.
 LONG_OPEN = LONG_PRINTING + 1
+# A page not printed after this many seconds (loaded, its charts drawn and printed, its
+# turn to print awaited) fails the build, naming it: Playwright's printing and scripts
+# wait without limit, and a Chromium that stops answering would hold the build for ever.
+# The bench's longest pages (season reports of 20,000 players) take well under a minute.
+PAGE_SECONDS = 600
 
 
 def _is_long(html_path: Path) -> bool:
@@ -466,13 +471,19 @@ async def _print(job: _Job) -> list[Path]:
             served = (job.root or html_path.parent).resolve()
             long = _is_long(html_path)
             async with longs.open(long):
-                done[index] = await _print_page(
-                    browser,
-                    server,
-                    (html_path, pdf_path, served),
-                    job,
-                    partial(longs.print, long),
-                )
+                try:
+                    async with asyncio.timeout(PAGE_SECONDS):
+                        done[index] = await _print_page(
+                            browser,
+                            server,
+                            (html_path, pdf_path, served),
+                            job,
+                            partial(longs.print, long),
+                        )
+                except TimeoutError:
+                    raise TimeoutError(
+                        f"{html_path} : impression non terminée après {PAGE_SECONDS} s"
+                    ) from None
             if job.progress is not None:
                 job.progress(len(done), len(job.pages))
 
