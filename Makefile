@@ -12,7 +12,10 @@ COMPILED := transforms/__pycache__/.numba-compiled
 
 .PHONY: build test test-fast lint docs dev setup system-deps clean lock
 
+# The project's own modules compiled to bytecode (the installer compiles only the
+# dependencies'; pipelines/bytecode.py): the files up to date are skipped
 setup: $(STAMP) system-deps $(COMPILED)
+	$(BIN)/python -m pipelines.bytecode
 
 # Numba's loops of transforms/ compiled into their cache at install (pipelines/compiled.py),
 # again whenever a module of transforms/ changes: no build pays it (s20's first full build

@@ -19,18 +19,16 @@ The bytecode files go to `__pycache__/` folders (ignored by git), as Python's ow
 
 from __future__ import annotations
 
-import compileall
-import py_compile
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from pipelines.bytecode import compile_sources
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-# The project's packages (what the tests and the commands they start import)
-PACKAGES = ("pipelines", "transforms", "classement", "benchmarks", "simulator", "tests")
 
 
 def start_numba_warm_up() -> subprocess.Popen[bytes]:
@@ -41,19 +39,6 @@ def start_numba_warm_up() -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-
-
-def compile_sources(root: Path = ROOT) -> None:
-    """Every module of the project's packages (below `root`) compiled to bytecode (those
-    up to date skipped). `compileall` writes the files even under
-    `PYTHONDONTWRITEBYTECODE`."""
-    for package in PACKAGES:
-        if (root / package).is_dir():
-            # by modification time whatever SOURCE_DATE_EPOCH says (set, it would make
-            # hash-checked files, written again at every call)
-            compileall.compile_dir(
-                root / package, quiet=1, invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP
-            )
 
 
 def rewrite_test_modules(config: pytest.Config, tests: Path = TESTS) -> int:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from _pytest.assertion import rewrite
 
-from tests.prepare import PACKAGES, ROOT, TESTS, compile_sources, rewrite_test_modules
+from pipelines.bytecode import PACKAGES, compile_sources
+from tests.prepare import ROOT, TESTS, rewrite_test_modules
 
 
 def _rewritten(source: Path) -> bool:

@@ -65,10 +65,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from benchmarks import harness as h
+    from pipelines.bytecode import compile_sources
 
     if args.seasons < 1 or args.players < 10:
         print("classement bench : --seasons ≥ 1 et --players ≥ 10", file=sys.stderr)
         return 2
+    # the builds measured (processes of their own) find the project's bytecode written: none
+    # compiles its modules again (`pipelines/bytecode.py`)
+    compile_sources()
     workloads = args.workloads or h.WORKLOADS
     result = h.BenchResult(
         args.seasons, args.players, args.seed, workload={}, started=h.now(), machine=h.machine()
