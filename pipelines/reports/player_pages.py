@@ -583,14 +583,15 @@ def _sources(
     flagged: set[str] = set()
     fresh = _hash_keys(connection, prelude, list(by_name.values()), stale)
     for key in sorted(stale):
-        now = fresh.get(key)
+        now, mine = fresh.get(key, (None, []))
         if now is not None:
             keys[key] = now
-        if not same:
+        if not same or now == old_keys.get(key):
             continue
-        was = dict(cache_json.decode(old_keys[key])) if key in old_keys else {}
-        mine = dict(cache_json.decode(now)) if now is not None else {}
-        flagged |= {p for p in {*was, *mine} if was.get(p) != mine.get(p)}
+        was = cache_json.decode(old_keys[key]) if key in old_keys else []
+        # the players whose (player, hash) pair is on one side only: a hash changed, or a
+        # player came or went
+        flagged |= {p for p, _ in set(map(tuple, was)) ^ set(mine)}
     state = {"version": SOURCES_VERSION, "common": common_part, "tables": tables, "keys": keys}
     state["seasons"] = _season_digests(connection, columns)
     return state, (flagged if same and not reordered else None)
@@ -605,11 +606,12 @@ def _keys_of(name: str, table: Mapping[str, Any]) -> set[str]:
 
 def _hash_keys(
     connection: Any, prelude: str, sources: Sequence[_Source], keys: set[str]
-) -> dict[str, str]:
+) -> dict[str, tuple[str, list[tuple[str, str]]]]:
     """Per key of `keys` (a partition), its players' hashes, as JSON ([[player, hash], …]
-    by player): each player's rows of every table in that partition, in the table's order,
-    each table's hashed apart with its name, then a player's tables' hashes summed (a set:
-    one per table). One query a table: DuckDB holds one table's groups at a time."""
+    by player) and as (player, hash) pairs: each player's rows of every table in that
+    partition, in the table's order, each table's hashed apart with its name, then a
+    player's tables' hashes summed (a set: one per table). One query a table: DuckDB holds
+    one table's groups at a time."""
     frames = []
     for source in sources:
         if source.partition is None:
@@ -643,10 +645,11 @@ def _hash_keys(
         .group_by("_key", maintain_order=True)
         .agg("player_id", "_h")
     )
-    return {
-        key: cache_json.encode(list(zip(players, hashes, strict=True))).decode()
-        for key, players, hashes in grouped.iter_rows()
-    }
+    found = {}
+    for key, players, hashes in grouped.iter_rows():
+        pairs = list(zip(players, hashes, strict=True))
+        found[key] = (cache_json.encode(pairs).decode(), pairs)
+    return found
 
 
 def _load(data: ReportData, shared: _Shared | None = None) -> _PlayerData:
