@@ -4,8 +4,6 @@ warehouse, then swap it in. A failed build leaves the previous warehouse untouch
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import gc
 import hashlib
 import logging
 import os
@@ -18,7 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO
 
 import polars as pl
 
@@ -31,6 +29,7 @@ from pipelines.build_state import (
     raw_digest,
     save_state,
 )
+from pipelines.collector import collector_thresholds
 from pipelines.ingest.bounds import LATE_DATE
 from pipelines.ingest.raw import listing, save_stated, stated
 from pipelines.locks import exclusive
@@ -52,8 +51,6 @@ if TYPE_CHECKING:
     from pipelines.resources import WarehouseResource
 
 Printer = Callable[[str], None]
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 # the raw folder's content hashes kept for the next build (`pipelines.ingest.raw.stated`)
 RAW_HASHES = "raw_hashes.json"
 
@@ -245,33 +242,7 @@ def _without(job: dg.JobDefinition, *names: str) -> list[dg.AssetKey]:
     return sorted(k for k in job.asset_layer.selected_asset_keys if k not in leave)
 
 
-# Decisions taken here (issue 25): a build runs with CPython's cyclic collector at
-# `GC_THRESHOLDS`, its own thresholds put back afterwards. A build holds many long-lived
-# objects (Dagster's definitions and events, the ingest cache's 31,700 file records, the
-# pages' digests), which every older-generation collection walks again; its garbage is
-# freed by reference counting, cycles being rare. Measured on s20's one new tournament
-# (`gc.callbacks`, 6 December 2026, a slow hour): at Python's defaults (700, 10, 10) 2,208
-# young, 201 middle and 11 full collections, 1.77 s of a 19 s build; at these, 27, 1 and 0,
-# 0.53 s.
-GC_THRESHOLDS = (50_000, 20, 100)
-
-
-def _collector_thresholds(build: Callable[_P, _R]) -> Callable[_P, _R]:
-    """`build` run with the collector at `GC_THRESHOLDS`, the process's own put back after."""
-
-    @functools.wraps(build)
-    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        before = gc.get_threshold()
-        gc.set_threshold(*GC_THRESHOLDS)
-        try:
-            return build(*args, **kwargs)
-        finally:
-            gc.set_threshold(*before)
-
-    return run
-
-
-@_collector_thresholds
+@collector_thresholds
 def run_build(
     raw_dir: Path,
     warehouse_path: Path,
