@@ -15,6 +15,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -112,8 +113,20 @@ def fmt_number(value: object, decimals: int = 0) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     number = float(value)  # type: ignore[arg-type]
+    if number == 0.0:  # -0.0 and 0.0: one key for the cache, two texts
+        return _french_number(number, decimals)
+    return _french_number_cached(number, decimals)
+
+
+def _french_number(number: float, decimals: int) -> str:
     body = f"{number:,.{decimals}f}".replace(",", "\u202f").replace(".", ",")
     return body.replace("-", "−")
+
+
+# The texts of the numbers already written (issue 25): the player pages write the same
+# ranks, scores and ratings again and again (`fmt_number`: 5.8 of the 67 CPU-s of s20's
+# page workers, py-spy, 7 December 2026); bounded, per process.
+_french_number_cached = lru_cache(maxsize=1 << 16)(_french_number)
 
 
 def fmt_signed(value: object, decimals: int = 0) -> str:
@@ -132,7 +145,14 @@ def count_of(count: int, singular: str, plural: str | None = None) -> str:
 
 
 def fmt_date(value: dt.date | None) -> str:
-    return value.strftime("%d/%m/%Y") if value is not None else "—"
+    return _french_date(value) if value is not None else "—"
+
+
+@lru_cache(maxsize=1 << 14)
+def _french_date(value: dt.date) -> str:
+    """A date's text, once per date and process (the pages write the same event dates again
+    and again: `strftime` was 3.2 of the 67 CPU-s of s20's page workers)."""
+    return value.strftime("%d/%m/%Y")
 
 
 def table(
