@@ -25,9 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.bytecode import compile_sources
+from pipelines.bytecode import ROOT, compile_sources
 
-ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 
 
