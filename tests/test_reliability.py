@@ -16,7 +16,7 @@ import pytest
 from pipelines.locks import WarehouseLocked, exclusive
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reports.html import player_filename
-from pipelines.reports.pdf import ChromiumMissingError, chromium_path
+from pipelines.reports.pdf import CHROMIUMS, ChromiumMissingError, chromium_path
 from pipelines.warehouse import Warehouse
 from tests.broken_exports import BROKEN, bytes_of
 from tests.builds import build
@@ -97,6 +97,22 @@ def test_a_bad_chromium_path_is_an_error(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("CLASSEMENT_CHROMIUM", "/nowhere/chromium")
     with pytest.raises(ChromiumMissingError, match="CLASSEMENT_CHROMIUM=/nowhere/chromium"):
         chromium_path()
+
+
+def test_the_headless_shell_is_preferred_to_the_browser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLASSEMENT_CHROMIUM", raising=False)
+    browser_only, both = tmp_path / "browser", tmp_path / "both"
+    for folder, names in ((browser_only, ["chromium"]), (both, CHROMIUMS)):
+        folder.mkdir()
+        for name in names:
+            (folder / name).write_text("#!/bin/sh\n")
+            (folder / name).chmod(0o755)
+    assert chromium_path(str(browser_only)) == str(browser_only / "chromium")
+    assert chromium_path(str(both)) == str(both / "chromium-headless-shell")
+    with pytest.raises(ChromiumMissingError, match="Chromium introuvable"):
+        chromium_path(str(tmp_path / "nowhere"))
 
 
 def test_the_lock_refuses_a_second_writer(tmp_path: Path) -> None:
