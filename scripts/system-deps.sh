@@ -20,7 +20,7 @@ shell=""
 [ -x /usr/bin/chromium-headless-shell ] || shell="chromium-headless-shell"
 
 if [ -z "$missing" ] && { [ -z "$shell" ] || [ -e .venv/.no-headless-shell ]; }; then
-    echo "system-deps: chromium, poppler-utils and postgresql already installed"
+    echo "system-deps: chromium (its headless shell if available), poppler-utils and postgresql already installed"
     exit 0
 fi
 
