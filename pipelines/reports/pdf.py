@@ -159,13 +159,14 @@ class ChromiumMissingError(RuntimeError):
 # The Chromiums to drive, the first found: Debian's headless shell (package
 # `chromium-headless-shell`: the same Blink and Skia without the browser's windowing layer,
 # what Playwright itself drives for headless work), else the browser (package `chromium`).
-# Measured on the sample's reports (7 December 2026, both at once, the same hour): three
-# launches each opening a season report, the index and the circuits' index, screenshots
-# taken, 24.0 -> 17.1 CPU-s of the machine; printing the 11 PDFs 23.9 -> 21.0 CPU-s;
-# the whole test suite 640 -> 564. The PDFs hold the same text on the same pages and look
-# the same but for a chart's hairlines, its grid lines a shade darker (35 of the sample's
-# 196 pages differ at 100 dpi, at most 1.2 % of a page's pixels); their bytes differ too
-# (`/Creator` names the shell, not a user agent).
+# Measured on 7 December 2026, the two alternated in the same hour: three launches each
+# opening the sample's season report, index and circuits' index, screenshots taken,
+# 22.6-24.2 -> 13.8-17.1 CPU-s of the machine (three runs each); printing the sample's 11
+# PDFs 23.9 -> 21.0 CPU-s; two of the bench's season reports 26.0 and 22.2 -> 18.3 and
+# 19.2; the whole test suite 640 -> 564. The PDFs hold the same text on the same pages and
+# look the same but for a chart's hairlines, its grid lines a shade darker (35 of the
+# sample's 196 pages differ at 100 dpi, at most 1.2 % of a page's pixels); their bytes
+# differ too (`/Creator` names the shell, not a user agent).
 CHROMIUMS = ("chromium-headless-shell", "chromium", "chromium-browser")
 
 
