@@ -104,3 +104,21 @@ def test_a_build_given_the_folder_by_another_path_takes_up_the_hashes(
     assert reads == 3
     assert _state(raw.resolve(), known, known) == (first, 0)  # nothing read
     assert _state(relative, known, known) == (first, 0)
+
+
+def test_a_build_given_the_folder_through_a_link_takes_up_the_hashes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder named through a link to a folder around it (`/srv/classement` leading
+    elsewhere; `classement bench`'s workloads) then by its real path (what the command
+    line's `--raw` resolves to) reads no file again, either way round."""
+    monkeypatch.setattr(raw_module, "_SETTLED_NS", 50_000_000)
+    raw = _folder(tmp_path / "real")
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    linked = tmp_path / "link" / "raw"
+    time.sleep(0.1)  # the files settled: their hashes are kept
+    known = tmp_path / "raw_hashes.json"
+    first, reads = _state(linked, known, known)
+    assert reads == 3
+    assert _state(raw.resolve(), known, known) == (first, 0)  # nothing read
+    assert _state(linked, known, known) == (first, 0)

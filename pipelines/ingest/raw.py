@@ -16,8 +16,8 @@ Decisions taken here (issue 25: a rebuild with nothing changed in a few seconds)
   (31,700 exports, 310 MB), `raw_digest` as a rebuild with nothing changed states it
   (walk included): 2,7–3,4 CPU-s every file hashed, 2,1–2,2 CPU-s with the last build's
   hashes (no file read; 2 busy shared cores, 2 December 2026); the hashes are kept by
-  the file's absolute path (`_absolute`), so the folder named relatively or absolutely
-  takes up the same hashes;
+  the file's absolute path, its folder's links resolved (`_absolute`), so the folder
+  named relatively, absolutely or through a link takes up the same hashes;
 - within one build, the ingest takes up the hashes the build stated (`stated_hash`):
   each export is read for its hash once a build at most.
 """
@@ -295,6 +295,7 @@ class _Stated:
     known: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
     unsettled: set[Path] = field(default_factory=set)  # hashed this build, not kept after
     reads: int = 0  # the files hashed by reading them (tests count them)
+    folders: dict[str, str] = field(default_factory=dict)  # folder → its links resolved
 
 
 _STATED: ContextVar[_Stated | None] = ContextVar("classement_stated_raw", default=None)
@@ -375,11 +376,22 @@ def listing_of(raw_dir: Path) -> Listing:
 
 
 def _absolute(path: Path) -> str:
-    """The key of a kept hash: the file's absolute path, so that a build given the raw
-    folder as `data/x` and one given `/srv/classement/data/x` (the command line and
-    Dagster's resource, say) take up each other's hashes (by relative path, every file
-    was read again whenever the two alternated: 31,700 files, about 1.6 s of a build)."""
-    return os.path.abspath(path)
+    """The key of a kept hash: the file's absolute path, its folder's links resolved (the
+    file's own name kept: a linked export is its own entry), so that builds given the raw
+    folder as `data/x`, as `/srv/classement/data/x` or through a link to it (the command
+    line resolves its `--raw`, Dagster's resource and `classement bench`'s builds do not)
+    take up each other's hashes. By relative path, every file was read again whenever two
+    of them alternated: 31,700 files, about 1.6 s of a build; by absolute path through a
+    link, about 3 s (the bench's one new tournament after its command-line rebuild,
+    7 December 2026). Each folder is resolved once a build (`_Stated.folders`)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    state = _STATED.get()
+    if state is None:
+        return os.path.join(os.path.realpath(folder), name)
+    real = state.folders.get(folder)
+    if real is None:
+        real = state.folders[folder] = os.path.realpath(folder)
+    return os.path.join(real, name)
 
 
 def stated_hash(path: Path, info: os.stat_result | None = None) -> str:
