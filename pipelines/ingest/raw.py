@@ -351,7 +351,7 @@ def save_stated(path: Path) -> None:
     if state is None:
         return
     hashes = {
-        _absolute(p): (*key, digest)
+        _absolute(p, state): (*key, digest)
         for p, (key, digest) in state.hashes.items()
         if p not in state.unsettled
     }
@@ -375,7 +375,7 @@ def listing_of(raw_dir: Path) -> Listing:
     return listing(raw_dir)
 
 
-def _absolute(path: Path) -> str:
+def _absolute(path: Path, state: _Stated) -> str:
     """The key of a kept hash: the file's absolute path, its folder's links resolved (the
     file's own name kept: a linked export is its own entry), so that builds given the raw
     folder as `data/x`, as `/srv/classement/data/x` or through a link to it (the command
@@ -384,11 +384,8 @@ def _absolute(path: Path) -> str:
     of them alternated: 31,700 files, about 1.6 s of a build; by absolute path through a
     link, `raw_digest` 3.5 s instead of 0.4 (a tournament added to s20 and built in-process
     after a command-line build, 7 December 2026). Each folder is resolved once a build
-    (`_Stated.folders`)."""
+    (`state.folders`)."""
     folder, name = os.path.split(os.path.abspath(path))
-    state = _STATED.get()
-    if state is None:
-        return os.path.join(os.path.realpath(folder), name)
     real = state.folders.get(folder)
     if real is None:
         real = state.folders[folder] = os.path.realpath(folder)
@@ -402,7 +399,7 @@ def stated_hash(path: Path, info: os.stat_result | None = None) -> str:
     state = _STATED.get()
     if state is None:
         return content_hash(path)
-    known = state.hashes.get(path) or state.known.get(_absolute(path))
+    known = state.hashes.get(path) or state.known.get(_absolute(path, state))
     if known is not None and known[0] == stat_key(info or os.stat(path)):
         state.hashes[path] = known
         return known[1]
