@@ -37,6 +37,8 @@ from pipelines.paths import default_cache, default_quarantine
 from pipelines.progress import PROGRESS, throttled
 from pipelines.publish import Publish, journal_path, publish, recover, spare_path
 from pipelines.reference.bundle import Parameters, load_parameters
+from pipelines.reports import background as background_reports
+from pipelines.reports.background import BackgroundReports
 from pipelines.reports.layout import printable_reports
 from pipelines.reports.pdf import print_pdfs
 from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
@@ -604,7 +606,10 @@ def _materialise(
     instance = instance or _ephemeral_instance()
     token = _EMIT.set(emit)
     try:
-        return _run_stages(defs, resource, emit, instance, timings, previous, full=full)
+        with BackgroundReports() as background:
+            return _run_stages(
+                defs, resource, emit, instance, timings, previous, background, full=full
+            )
     finally:
         _EMIT.reset(token)
 
@@ -616,10 +621,12 @@ def _run_stages(
     instance: dg.DagsterInstance,
     timings: dict[str, float],
     previous: pl.DataFrame | None,
+    background: BackgroundReports,
     *,
     full: bool,
 ) -> tuple[dict[str, list[str]], list[str]]:
-    """`_materialise`'s runs, in order."""
+    """`_materialise`'s runs, in order; the season reports rendered by `background` when
+    the federation is large enough (`pipelines.reports.background.wanted`)."""
     emit(f"Lecture des exports de {resource.raw} …")
     started = time.perf_counter()
     result = _execute("ingest_exports", resource, instance)
@@ -629,6 +636,25 @@ def _run_stages(
     warnings = shrink_warnings(previous, resource.warehouse.table("ingest_log"))
     if warnings:
         resource = WarehouseResource(**{**resource.model_dump(), "build_warnings": warnings})
+    chosen = background if background_reports.wanted(resource.warehouse) else None
+    token = background_reports.CURRENT.set(chosen)
+    try:
+        built = _run_partitions(defs, resource, emit, instance, timings, full=full)
+    finally:
+        background_reports.CURRENT.reset(token)
+    return built, warnings
+
+
+def _run_partitions(
+    defs: dg.Definitions,
+    resource: WarehouseResource,
+    emit: Printer,
+    instance: dg.DagsterInstance,
+    timings: dict[str, float],
+    *,
+    full: bool,
+) -> dict[str, list[str]]:
+    """`_run_stages` after the ingest: every stale partition, then the site."""
     built: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
@@ -645,7 +671,9 @@ def _run_stages(
             # (`season_builds`, `year_builds`: `pipelines.staleness.record_build`)
             result = _execute(stage.job, resource, instance, key, stage.pdf_assets)
             _add_steps(result, timings)
-        resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)
+        if resource.warehouse.needs_checkpoint(STAGE_CHECKPOINT_BYTES):
+            _reports_written(timings)  # their snapshots would forbid the checkpoint
+            resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)
         timings[stage.partition] = time.perf_counter() - started
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
@@ -654,7 +682,20 @@ def _run_stages(
         result = _execute("build_site", resource, instance)
         _add_steps(result, timings)
         timings["site"] = time.perf_counter() - started
-    return built, warnings
+    _reports_written(timings)
+    return built
+
+
+def _reports_written(timings: dict[str, float]) -> None:
+    """Wait for the season reports the build's worker is rendering (`pipelines.reports.
+    background`): the time waited in `timings["season_reports_wait"]`."""
+    background = background_reports.CURRENT.get()
+    if background is None or not background.pending:
+        return
+    started = time.perf_counter()
+    background.finish()
+    waited = time.perf_counter() - started
+    timings["season_reports_wait"] = timings.get("season_reports_wait", 0.0) + waited
 
 
 @cache

@@ -99,6 +99,8 @@ _TABLE_NAMES = (
     "WHERE database_name = current_database() AND schema_name = 'main' ORDER BY table_name"
 )
 
+_TABLE_COMMENTS = _TABLE_NAMES.replace("SELECT table_name", "SELECT table_name, comment")
+
 
 @dataclass(frozen=True)
 class Warehouse:
@@ -132,11 +134,15 @@ class Warehouse:
         the log until the connection closes or this is called), when the log holds at
         least `above` bytes (a checkpoint has a cost of its own: a new tournament's few
         megabytes wait for the close)."""
-        log = self.path.with_name(self.path.name + ".wal")
-        if above and (not log.exists() or log.stat().st_size < above):
+        if not self.needs_checkpoint(above):
             return
         with self.connect() as con:
             con.execute("CHECKPOINT")
+
+    def needs_checkpoint(self, above: int = 0) -> bool:
+        """Whether `checkpoint(above)` would write the log into the file."""
+        log = self.path.with_name(self.path.name + ".wal")
+        return not above or (log.exists() and log.stat().st_size >= above)
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -164,6 +170,34 @@ class Warehouse:
         finally:
             _HELD_TABLES.pop(key, None)
             _HELD.pop(key).close()
+
+    def snapshot(self) -> tuple[duckdb.DuckDBPyConnection, dict[str, str | None]]:
+        """A cursor of the build's held connection (`held`) inside a read transaction begun
+        now, and the tables it sees with their comments (a table written whole: its frame's
+        digest, `replace_tables`): its reads see the warehouse as it is at this moment,
+        whatever the build writes afterwards (DuckDB's snapshot isolation; the transaction
+        starts at its first read of the catalog, not at `BEGIN`). Usable from another
+        thread, one at a time; the caller ends it (`release`)."""
+        held = _HELD.get(self.path.resolve())
+        if held is None:
+            raise RuntimeError(f"{self.path}: a snapshot is taken within a build's held connection")
+        cursor = held.cursor()
+        try:
+            cursor.execute("BEGIN TRANSACTION")
+            rows = cursor.execute(_TABLE_COMMENTS).fetchall()
+        except BaseException:
+            cursor.close()
+            raise
+        return cursor, {name: comment for name, comment in rows}
+
+    @staticmethod
+    def release(cursor: duckdb.DuckDBPyConnection) -> None:
+        """End a `snapshot`'s read transaction and close its cursor."""
+        try:
+            with suppress(duckdb.Error):
+                cursor.execute("ROLLBACK")
+        finally:
+            cursor.close()
 
     def exists(self) -> bool:
         return self.path.exists()

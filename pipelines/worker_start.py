@@ -17,3 +17,13 @@ POLARS_THREADS = "1"
 def start_worker() -> None:
     """The initializer of a worker process, before it imports Polars."""
     os.environ["POLARS_MAX_THREADS"] = POLARS_THREADS
+
+
+def run(target: str, *args: object) -> None:
+    """The entry of a worker process started alone (not by a pool): `start_worker`, then
+    the function `target` (« module:name »), imported only now, called with `args`."""
+    start_worker()
+    import importlib
+
+    module, name = target.split(":")
+    getattr(importlib.import_module(module), name)(*args)
