@@ -31,22 +31,25 @@ def _copy(site: Path, target: Path) -> Warehouse:
 def test_reports_rendered_in_the_background_see_the_warehouse_as_their_step_saw_it(
     sample_site: Path, tmp_path: Path
 ) -> None:
-    """Each season's report, rendered by the worker from a copy of the sample's warehouse,
-    is the build's page byte for byte, even when the warehouse changes right after the
-    report was asked for (the season's cote history and series emptied, and a new table):
-    the report reads the snapshot taken when it was asked for."""
+    """Each season's report and each year's circuit pages, rendered by the worker from a
+    copy of the sample's warehouse, are the build's pages byte for byte, even when the
+    warehouse changes right after a report was asked for (the season's cote history and
+    series emptied, a table written again): a report reads the snapshot taken when it was
+    asked for."""
     warehouse = _copy(sample_site, tmp_path)
     params = load_parameters()
     seasons = _seasons(sample_site)
-    assert len(seasons) >= 3
+    years = sorted(p.name for p in (sample_site / "reports" / "circuits").glob("[0-9]*"))
+    assert len(seasons) >= 3 and years
     with warehouse.held(), BackgroundReports() as reports:
         for season in seasons:
-            path = reports.submit(warehouse, season, tmp_path / "reports", params)
-            assert path == report_path(tmp_path / "reports", season)
+            reports.submit(warehouse, season, tmp_path / "reports", params)
             for name in ("cote_history", "series_classification"):
                 empty = warehouse.read(f'SELECT * FROM "{name}" LIMIT 0')
                 warehouse.replace_partition(name, empty, "season", season)
             warehouse.replace_tables({"data_quality_notes": warehouse.table("data_quality_notes")})
+        for year in years:
+            reports.submit(warehouse, year, tmp_path / "reports", params, "circuits")
         reports.finish()
         assert reports.pending == 0
         # the changes above were made: a report rendered now would differ
@@ -54,28 +57,36 @@ def test_reports_rendered_in_the_background_see_the_warehouse_as_their_step_saw_
     for season in seasons:
         built = report_path(sample_site / "reports", season).read_bytes()
         assert report_path(tmp_path / "reports", season).read_bytes() == built, season
+    for year in years:
+        expected = sample_site / "reports" / "circuits" / year
+        pages = sorted(expected.glob("*.html"))
+        assert len(pages) >= 2, year
+        for page in pages:
+            got = tmp_path / "reports" / "circuits" / year / page.name
+            assert got.read_bytes() == page.read_bytes(), page
 
 
 def test_a_build_with_its_reports_in_the_background_writes_the_same_pages(
     sample_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A whole build of the sample with the season reports in the background
+    """A whole build of the sample with its reports in the background
     (`CLASSEMENT_BACKGROUND_REPORTS=1`; the sample is below `FROM_PLAYERS`) writes every
-    page the build in one process wrote, byte for byte, and each season's report was indeed
-    asked of the worker."""
+    page the build in one process wrote, byte for byte, and each season's report and each
+    year's circuit pages were indeed asked of the worker."""
     from tests.builds import build
 
     asked: list[str] = []
     submit = BackgroundReports.submit
 
-    def counted(self: BackgroundReports, warehouse: Warehouse, season: str, *args: object) -> Path:
-        asked.append(season)
-        return submit(self, warehouse, season, *args)  # type: ignore[arg-type]
+    def counted(self: BackgroundReports, warehouse: Warehouse, key: str, *args: object) -> None:
+        asked.append(key)
+        submit(self, warehouse, key, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(BackgroundReports, "submit", counted)
     monkeypatch.setenv(background.SWITCH, "1")
     build(SAMPLE, tmp_path)
-    assert asked == _seasons(sample_site)
+    years = sorted(p.name for p in (sample_site / "reports" / "circuits").glob("[0-9]*"))
+    assert years and asked == _seasons(sample_site) + years
     expected = sample_site / "reports"
     for page in sorted(expected.rglob("*.html")):
         relative = page.relative_to(expected)

@@ -52,7 +52,6 @@ import duckdb
 import polars as pl
 
 from pipelines.reference.bundle import Parameters
-from pipelines.reports.layout import report_path
 from pipelines.warehouse import Warehouse
 from pipelines.worker_start import run
 
@@ -88,9 +87,20 @@ class ReportFailedError(RuntimeError):
     """A season report rendered in the background failed, or its worker died."""
 
 
+# What a worker renders, by kind: the function (« module:name », imported by the worker)
+# called with the report's data, its partition key and the reports folder, and how a
+# failure names it.
+RENDERERS = {
+    "season": "pipelines.reports.season:write_season_report",
+    "circuits": "pipelines.reports.circuits.pages:write_year_reports",
+}
+_NAMED = {"season": "rapport de la saison {}", "circuits": "rapports des circuits de {}"}
+
+
 @dataclass(frozen=True)
 class _Job:
-    season: str
+    kind: str
+    key: str
     reports: Path
     params: Parameters
     path: Path
@@ -124,9 +134,19 @@ class BackgroundReports:
         with self._done:
             return self._pending
 
-    def submit(self, warehouse: Warehouse, season: str, reports: Path, params: Parameters) -> Path:
-        """Render the report of `season` from the warehouse as it is now; returns the page's
-        path (written when `finish` returns). An earlier report's failure is raised here."""
+    def submit(
+        self,
+        warehouse: Warehouse,
+        key: str,
+        reports: Path,
+        params: Parameters,
+        kind: str = "season",
+    ) -> None:
+        """Render the report of the partition `key` (a season's, or a year's circuit pages:
+        `kind`, `RENDERERS`) from the warehouse as it is now, into `reports` (written when
+        `finish` returns). An earlier report's failure is raised here."""
+        if kind not in RENDERERS:
+            raise ValueError(f"unknown report kind {kind!r}")
         self._raise_failure()
         cursor, tables = warehouse.snapshot()
         try:
@@ -136,8 +156,7 @@ class BackgroundReports:
             raise
         with self._done:
             self._pending += 1
-        self._jobs.put(_Job(season, reports, params, warehouse.path, tables, cursor))
-        return report_path(reports, season)
+        self._jobs.put(_Job(kind, key, reports, params, warehouse.path, tables, cursor))
 
     def finish(self) -> None:
         """Wait for every report submitted; raise the first failure."""
@@ -200,7 +219,7 @@ class BackgroundReports:
                 if self._failure is None:
                     self._render(job)
             except BaseException as err:  # recorded, raised in the build's thread
-                self._failure = f"rapport de la saison {job.season} : {err}"
+                self._failure = f"{_NAMED[job.kind].format(job.key)} : {err}"
             finally:
                 Warehouse.release(job.cursor)
                 with self._done:
@@ -211,7 +230,7 @@ class BackgroundReports:
         link = self._link
         assert link is not None
         try:
-            job_parts = (job.season, str(job.reports), job.params, str(job.path), job.tables)
+            job_parts = (job.kind, job.key, str(job.reports), job.params, str(job.path), job.tables)
             link.send(("render", *job_parts))
             while True:
                 message = link.recv()
@@ -288,14 +307,17 @@ _KEPT: dict[tuple[str, str], pl.DataFrame] = {}
 
 def _work(link: Connection) -> None:
     """Render each report asked for until told to stop (None) or the build is gone."""
+    import importlib
+
     from pipelines.reports.data import ReportData
-    from pipelines.reports.season import write_season_report
 
     for job in _jobs(link):
-        _, season, reports, params, path, comments = job
+        _, kind, key, reports, params, path, comments = job
         try:
+            module, name = RENDERERS[kind].split(":")
+            write = getattr(importlib.import_module(module), name)
             data = ReportData(_Remote(Path(path), link, comments), params)
-            write_season_report(data, season, Path(reports))
+            write(data, key, Path(reports))
         except Exception:
             link.send(("failed", traceback.format_exc()))
         else:
