@@ -1,10 +1,12 @@
-"""Season reports rendered by a worker process while the build goes on (issue 25).
+"""Season reports (and circuit pages) rendered by a worker process while the build goes on
+(issue 25).
 
 A build computes its seasons one after the other on one core (each season's cote, Elo and
 series need the previous season's), and each season ends with its report: about 0.7 s of
 Python a season of 20,000 players (HTML tables, charts' JSON), 14.5 s of the 47 s of the
 bench's 20 seasons, while the machine's other core waited. Here the report of season N is
-rendered by a worker process while the build computes season N + 1.
+rendered by a worker process while the build computes season N + 1; the circuit pages of
+year Y while it computes year Y + 1 (`RENDERERS`).
 
 - The report reads the warehouse as it was when its step ran, as the report rendered in the
   step itself would: the step takes a snapshot (`Warehouse.snapshot`, a cursor of the
@@ -22,13 +24,16 @@ rendered by a worker process while the build computes season N + 1.
   that fails fails the build with the season's name and the worker's traceback, at the next
   report's step or when the build waits; a worker that dies (killed for want of memory,
   say) too. A build that fails elsewhere stops the worker (`close`).
-- Only the in-process builds of `classement build` use it (`pipelines.build`): a run
-  started by Dagster's daemon or UI renders its report in its step, as before.
+- Only the in-process builds of `classement build` use it (`pipelines.build`), from
+  `FROM_PLAYERS` players on (`wanted`; `SWITCH` forces it either way): a run started by
+  Dagster's daemon or UI renders its report in its step, as before.
 
 Measured on the bench's 20 seasons × 20,000 players, full builds of the same raw folder
 side by side (`CLASSEMENT_BACKGROUND_REPORTS` 1 then 0, 7 December 2026, a slow hour): the
 seasons 56.6 -> 41.2 s (the report steps 17.2 -> 0.2 s, 0.9 s waited for the last
-reports), the build 136.9 -> 122.9 s; on 6 seasons, four pairs: 11.2-13.9 -> 9.9-11.1 s.
+reports), the build 136.9 -> 122.9 s; with the circuit pages too, 0 then 1: the seasons
+49.6 -> 42.3 s, the years 12.7 -> 7.3 s, the build 128.5 -> 114.9 s; on 6 seasons, four
+pairs: 11.2-13.9 -> 9.9-11.1 s.
 The worker's first reads of the base tables are ~30 of a season's 46 MB (`_Remote` keeps
 them while their digest stays).
 """
