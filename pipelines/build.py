@@ -625,8 +625,8 @@ def _run_stages(
     *,
     full: bool,
 ) -> tuple[dict[str, list[str]], list[str]]:
-    """`_materialise`'s runs, in order; the season reports rendered by `background` when
-    the federation is large enough (`pipelines.reports.background.wanted`)."""
+    """`_materialise`'s runs, in order; the season reports and circuit pages rendered by
+    `background` when the federation is large enough (`pipelines.reports.background.wanted`)."""
     emit(f"Lecture des exports de {resource.raw} …")
     started = time.perf_counter()
     result = _execute("ingest_exports", resource, instance)
@@ -687,8 +687,8 @@ def _run_partitions(
 
 
 def _reports_written(timings: dict[str, float]) -> None:
-    """Wait for the season reports the build's worker is rendering (`pipelines.reports.
-    background`): the time waited in `timings["season_reports_wait"]`."""
+    """Wait for the reports the build's worker is rendering (`pipelines.reports.background`:
+    season reports, circuit pages): the time waited in `timings["season_reports_wait"]`."""
     background = background_reports.CURRENT.get()
     if background is None or not background.pending:
         return

@@ -66,7 +66,7 @@ CURRENT: ContextVar[BackgroundReports | None] = ContextVar("background_reports",
 
 # How long a build waits for the worker to stop once told to (then it is terminated).
 STOP_SECONDS = 30.0
-# From how many players (the `players` table) a build renders its season reports in the
+# From how many players (the `players` table) a build renders its reports in the
 # background: a small federation's report takes less than the worker's start (a process
 # and its imports, about 1 CPU-s), and the tests' builds would each start one.
 FROM_PLAYERS = 5_000
@@ -75,8 +75,8 @@ SWITCH = "CLASSEMENT_BACKGROUND_REPORTS"
 
 
 def wanted(warehouse: Warehouse) -> bool:
-    """Whether a build renders its season reports in the background (`FROM_PLAYERS`,
-    `SWITCH`)."""
+    """Whether a build renders its season reports and circuit pages in the background
+    (`FROM_PLAYERS`, `SWITCH`)."""
     chosen = os.environ.get(SWITCH, "")
     if chosen:
         if chosen not in ("0", "1"):
@@ -89,7 +89,7 @@ def wanted(warehouse: Warehouse) -> bool:
 
 
 class ReportFailedError(RuntimeError):
-    """A season report rendered in the background failed, or its worker died."""
+    """A report rendered in the background failed, or its worker died."""
 
 
 # What a worker renders, by kind: the function (« module:name », imported by the worker)
@@ -114,8 +114,8 @@ class _Job:
 
 
 class BackgroundReports:
-    """The worker process rendering the season reports of one build, and the thread of the
-    build process answering its reads. `submit` in a season report's step, `finish` before
+    """The worker process rendering the reports of one build (`RENDERERS`), and the thread
+    of the build process answering its reads. `submit` in a report's step, `finish` before
     the warehouse is checkpointed or published, `close` always (a context manager)."""
 
     def __init__(self) -> None:
