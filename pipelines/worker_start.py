@@ -1,5 +1,6 @@
-"""The start of the worker processes: the player pages' (`pipelines.reports.player_pages`)
-and the ingest's (`pipelines.ingest.cache`: the exports read, typed and checked alone).
+"""The start of the worker processes: the player pages' (`pipelines.reports.player_pages`),
+the reports' (`pipelines.reports.background`) and the ingest's (`pipelines.ingest.cache`:
+the exports read, typed and checked alone).
 
 Decisions taken here (issue 25): a worker runs Polars on one thread. The worker processes
 are as many as the cores; a Polars thread pool per worker as wide as the machine
@@ -9,7 +10,10 @@ imported: this module imports nothing that imports it, so the setting comes firs
 
 from __future__ import annotations
 
+import importlib
 import os
+from collections.abc import Callable
+from typing import Any
 
 POLARS_THREADS = "1"
 
@@ -19,11 +23,15 @@ def start_worker() -> None:
     os.environ["POLARS_MAX_THREADS"] = POLARS_THREADS
 
 
+def resolve(target: str) -> Callable[..., Any]:
+    """The function `target` names (« module:name »), its module imported now."""
+    module, name = target.split(":")
+    found: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return found
+
+
 def run(target: str, *args: object) -> None:
     """The entry of a worker process started alone (not by a pool): `start_worker`, then
-    the function `target` (« module:name »), imported only now, called with `args`."""
+    the function `target` (`resolve`: its module imported only then), called with `args`."""
     start_worker()
-    import importlib
-
-    module, name = target.split(":")
-    getattr(importlib.import_module(module), name)(*args)
+    resolve(target)(*args)

@@ -57,8 +57,9 @@ import duckdb
 import polars as pl
 
 from pipelines.reference.bundle import Parameters
+from pipelines.reports.data import ReportData
 from pipelines.warehouse import Warehouse
-from pipelines.worker_start import run
+from pipelines.worker_start import resolve, run
 
 # The build's background renderer, set by `pipelines.build` for its in-process runs (the
 # season report's asset renders in its step when unset).
@@ -312,15 +313,10 @@ _KEPT: dict[tuple[str, str], pl.DataFrame] = {}
 
 def _work(link: Connection) -> None:
     """Render each report asked for until told to stop (None) or the build is gone."""
-    import importlib
-
-    from pipelines.reports.data import ReportData
-
     for job in _jobs(link):
         _, kind, key, reports, params, path, comments = job
         try:
-            module, name = RENDERERS[kind].split(":")
-            write = getattr(importlib.import_module(module), name)
+            write = resolve(RENDERERS[kind])
             data = ReportData(_Remote(Path(path), link, comments), params)
             write(data, key, Path(reports))
         except Exception:
