@@ -15,10 +15,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from pipelines.reports import player_pages
+from pipelines.reports import cells, player_pages
+from pipelines.reports.cells import Cell
 from pipelines.reports.html import Html, esc, fmt_number, fmt_signed, player_filename, table
 from pipelines.reports.player_blocks import by_player, season_link
-from pipelines.reports.player_pages import _bodies, _Cell, _table_of
+from pipelines.reports.player_pages import _bodies, _table_of
 from pipelines.reports.player_seasons import (
     FILLER,
     SEASONS_DIR,
@@ -27,7 +28,7 @@ from pipelines.reports.player_seasons import (
     season_records,
 )
 
-CELLS: tuple[_Cell, ...] = (
+CELLS: tuple[Cell, ...] = (
     (("name",), lambda name: name),
     (("value",), fmt_number),
     (("value", "count"), lambda value, count: f"{fmt_signed(value, 1)} / {count}"),
@@ -48,13 +49,13 @@ def _frame() -> pl.DataFrame:
     )
 
 
-# `_with_cells` calls the cells' functions row by row on small frames (`ROW_BY_ROW`), once per
+# `with_cells` calls the cells' functions row by row on small frames (`ROW_BY_ROW`), once per
 # distinct combination on larger ones: both ways are checked against `html.table`
-@pytest.mark.parametrize("row_by_row", [player_pages.ROW_BY_ROW, 0], ids=["row", "distinct"])
+@pytest.mark.parametrize("row_by_row", [cells.ROW_BY_ROW, 0], ids=["row", "distinct"])
 def test_rows_built_together_are_the_rows_of_html_table(
     row_by_row: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(player_pages, "ROW_BY_ROW", row_by_row)
+    monkeypatch.setattr(cells, "ROW_BY_ROW", row_by_row)
     frame = _frame()
     headers = ["Nom", "Valeur", "Écart", "Fort"]
     numeric = (1, 2, 3)
@@ -78,10 +79,10 @@ def test_both_ways_of_making_cells_give_the_same_column() -> None:
     for frame in (_frame(), pl.concat([_frame()] * 60), _frame().head(0)):
         made = [
             way(frame, CELLS, (1, 2, 3), "_cells")
-            for way in (player_pages._cells_row_by_row, player_pages._cells_by_distinct)
+            for way in (cells.cells_row_by_row, cells.cells_by_distinct)
         ]
         assert made[0].equals(made[1]), frame.height
-        assert player_pages._with_cells(frame, CELLS, (1, 2, 3), "_cells").equals(made[0])
+        assert cells.with_cells(frame, CELLS, (1, 2, 3), "_cells").equals(made[0])
 
 
 def test_a_players_rows_are_theirs_in_their_order() -> None:
@@ -350,6 +351,34 @@ def test_a_page_is_the_same_whatever_chunk_builds_it(sample_site: Path) -> None:
     assert "<h2>Tournois</h2>" not in page and "<h2>Listes de classement</h2>" not in page
     name = d.player_rows[ids[0]].row(0, named=True)["name"]
     assert f'<header class="page"><h1>{esc(name)}</h1></header>' in page
+
+
+def test_a_block_built_for_a_chunk_is_the_block_built_player_by_player(
+    sample_site: Path,
+) -> None:
+    """A block with `render_chunk` (the national classifications) writes for a chunk of
+    players the markup its `render` writes for each of them, the players without rows
+    left out; the sample's pages show it."""
+    from pipelines.reports.data import ReportData
+    from pipelines.reports.player_blocks import discover
+
+    d = player_pages._load(ReportData.open(sample_site / "w.duckdb"))
+    ids = d.players["player_id"].to_list()
+    chunked = [(block, loaded) for block, loaded in d.blocks if block.render_chunk is not None]
+    assert [block.key for block, _ in chunked] == ["national"]
+    assert {block.key for block in discover()} >= {"national"}
+    for block, loaded in chunked:
+        assert block.render_chunk is not None
+        together = block.render_chunk(pl.Series(ids, dtype=pl.String), loaded)
+        one_by_one = {pid: block.render(pid, loaded) for pid in ids}
+        assert together == {pid: m for pid, m in one_by_one.items() if m is not None}
+        assert len(together) > 100 and len(together) < len(ids) + 1
+        some = sorted(together)[0]
+        assert block.render_chunk(pl.Series([some], dtype=pl.String), loaded) == {
+            some: together[some]
+        }
+        page = (sample_site / "reports" / "joueurs" / player_filename(some)).read_text("utf-8")
+        assert f"<h2>{block.title}</h2>{together[some]}" in page
 
 
 # ------------------------------------------- what a page is made from (issue 25, item 2)

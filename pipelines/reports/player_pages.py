@@ -15,7 +15,7 @@ Decisions taken here (issue 25, speed and memory; issue 27, item 2):
   (`_chunk`: cote, Elo, tournaments, rating lists, end-of-season rankings and
   classification, the duplicate events' whole section with its « Part » and season totals,
   the series history's rows, the trajectories' points), each cell's function called once
-  per distinct value of the columns it reads (`_with_cells`), the rows joined in Polars.
+  per distinct value of the columns it reads (`with_cells`), the rows joined in Polars.
   Only the blocks' rows are read as Python rows (`PlayerRows.prefetch`, one call per
   chunk). No Polars call per player.
 - What each page is made from is fingerprinted in the warehouse first (`_sources`: DuckDB
@@ -93,6 +93,7 @@ import polars as pl
 
 from pipelines import cache_json
 from pipelines.build_state import code_digest
+from pipelines.reports.cells import Cell, table_shell, with_cells
 from pipelines.reports.charts import (
     Series,
     axis,
@@ -115,7 +116,6 @@ from pipelines.reports.html import (
     per_value,
     player_filename,
     safe_json,
-    table,
     write_atomic,
 )
 from pipelines.reports.labels import (
@@ -743,11 +743,6 @@ def _pj(raw: int | None, clamped: int | None) -> str:
     return f"{fmt_signed(raw)} → {fmt_signed(clamped)}"
 
 
-# A cell of a vectorised table: the columns it reads and the function of their values
-# that gives its content (escaped unless `Html`, « — » for None, as `html.table` does).
-_Cell = tuple[tuple[str, ...], Callable[..., object]]
-
-
 def _strong(text: str) -> Html:
     return Html(f"<strong>{esc(text)}</strong>")
 
@@ -756,7 +751,7 @@ def _rank_of(rank: object, players: object) -> object:
     return f"{rank} / {players}" if players else rank
 
 
-COTE_CELLS: tuple[_Cell, ...] = (
+COTE_CELLS: tuple[Cell, ...] = (
     (("end_date",), fmt_date),
     (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
     (("cote_before",), fmt_number),
@@ -782,7 +777,7 @@ COTE_TABLE = (
     (2, 3, 4, 5, 6, 7, 8),
     "Cote après = cote avant + PE + B + PJ ; PJ brut borné à [PJmin, PJmax].",
 )
-ELO_CELLS: tuple[_Cell, ...] = (
+ELO_CELLS: tuple[Cell, ...] = (
     (("end_date",), fmt_date),
     (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
     (("rating_before",), lambda v: fmt_number(v, 1)),
@@ -805,7 +800,7 @@ def _series_cell(series: str | None) -> object:
     return series_label(level) if level else series
 
 
-TOURNAMENT_CELLS: tuple[_Cell, ...] = (
+TOURNAMENT_CELLS: tuple[Cell, ...] = (
     (("end_date",), fmt_date),
     (("tournament_name", "tournament_id"), lambda name, tid: name or tid),
     (("city",), lambda city: city),
@@ -821,113 +816,27 @@ TOURNAMENT_TABLE = (
     None,
 )
 # an event's cells before its « Part » (which needs the season's divisor) and after it
-EVENT_HEAD_CELLS: tuple[_Cell, ...] = (
+EVENT_HEAD_CELLS: tuple[Cell, ...] = (
     (("end",), fmt_date),
     (("name",), lambda name: name),
     (("series",), series_label),
     (("place",), fmt_number),
     (("weight",), lambda weight: fmt_number(weight, 2)),
 )
-EVENT_TAIL_CELLS: tuple[_Cell, ...] = (
+EVENT_TAIL_CELLS: tuple[Cell, ...] = (
     *((((f"pct_n{x}",), lambda v: fmt_number(v, 2))) for x in (1, 2, 3, 4)),
     (("pc",), lambda v: fmt_number(v, 2)),
 )
 EVENT_NUMERIC = (3, 4, 5, 6, 7, 8, 9, 10)
 
 
-def _cell_html(value: object, numeric: bool) -> str:
-    content = value if isinstance(value, Html) else esc("—" if value is None else value)
-    return f'<td class="num">{content}</td>' if numeric else f"<td>{content}</td>"
-
-
-# Up to this many rows, `_with_cells` calls each cell's function row by row: a join per
-# cell costs about as much for 5 rows as for 200, and a build of the tests' 4-player folder
-# made ~110 of them for its pages (its pages 0,58 → 0,48 CPU-s, 6 December 2026).
-ROW_BY_ROW = 200
-
-
-def _with_cells(
-    frame: pl.DataFrame, cells: Sequence[_Cell], numeric: Iterable[int], name: str, first: int = 0
-) -> pl.DataFrame:
-    """`frame` with a column `name`: each row's cells (`<td>…</td>`, as `html.table` writes
-    them; `first` the table column of the first). Each cell's function is called once per
-    distinct combination of the columns it reads, not once per row: the pages of every
-    player are built with a few joins rather than a Python call per cell. A frame of at most
-    `ROW_BY_ROW` rows is done row by row (`_cells_row_by_row`: the same cells)."""
-    if frame.height <= ROW_BY_ROW:
-        return _cells_row_by_row(frame, cells, numeric, name, first)
-    return _cells_by_distinct(frame, cells, numeric, name, first)
-
-
-def _cells_row_by_row(
-    frame: pl.DataFrame, cells: Sequence[_Cell], numeric: Iterable[int], name: str, first: int = 0
-) -> pl.DataFrame:
-    """`_with_cells`, each cell's function called on each row."""
-    right = set(numeric)
-    read = list(dict.fromkeys(c for inputs, _ in cells for c in inputs))
-    where = {c: i for i, c in enumerate(read)}
-    plan = [
-        ([where[c] for c in inputs], fn, first + i in right) for i, (inputs, fn) in enumerate(cells)
-    ]
-    rows = [
-        "".join(_cell_html(fn(*(row[j] for j in at)), num) for at, fn, num in plan)
-        for row in frame.select(read).iter_rows()
-    ]
-    return frame.with_columns(pl.Series(name, rows, dtype=pl.String))
-
-
-def _cells_by_distinct(
-    frame: pl.DataFrame, cells: Sequence[_Cell], numeric: Iterable[int], name: str, first: int = 0
-) -> pl.DataFrame:
-    """`_with_cells`, each cell's function called once per distinct combination of the
-    columns it reads."""
-    right = set(numeric)
-    read = list(dict.fromkeys(c for inputs, _ in cells for c in inputs))
-    # a float is also keyed by its text: 0.0 and -0.0 are equal keys but not the same cell
-    floats = {c for c in read if frame.schema[c].is_float()}
-    # only the columns the cells read (the joins copy what they carry)
-    work = frame.select(
-        *read, *(pl.col(c).cast(pl.String).alias(f"_text_{c}") for c in sorted(floats))
-    ).with_row_index("_row")
-    pieces: list[str] = []
-    for i, (inputs, fn) in enumerate(cells):
-        keys = [*inputs, *(f"_text_{c}" for c in inputs if c in floats)]
-        distinct = work.select(keys).unique(maintain_order=True)
-        numeric_cell = first + i in right
-        values = [_cell_html(fn(*row[: len(inputs)]), numeric_cell) for row in distinct.iter_rows()]
-        column = f"_cell{i}"
-        distinct = distinct.with_columns(pl.Series(column, values, dtype=pl.String))
-        work = work.join(distinct, on=keys, how="left", nulls_equal=True, maintain_order="left")
-        pieces.append(column)
-    return frame.with_columns(
-        work.sort("_row").select(pl.concat_str(pieces).alias(name)).to_series()
-    )
-
-
-def _table_shell(
-    headers: list[str], numeric: tuple[int, ...], caption: str | None
-) -> tuple[str, str]:
-    """The markup of `html.table` before and after its rows."""
-    return _shell(tuple(headers), numeric, caption)
-
-
-@lru_cache(maxsize=64)
-def _shell(
-    headers: tuple[str, ...], numeric: tuple[int, ...], caption: str | None
-) -> tuple[str, str]:
-    """`_table_shell`, made once per table."""
-    empty = table(headers, [], numeric=numeric, caption=caption)
-    before, after = empty.split("<tbody></tbody>")
-    return before + "<tbody>", "</tbody>" + after
-
-
 def _table_of(spec: tuple[list[str], tuple[int, ...], str | None], body: str) -> Html:
-    before, after = _table_shell(*spec)
+    before, after = table_shell(*spec)
     return Html(before + body + after)
 
 
 def _bodies(
-    frame: pl.DataFrame | None, players: pl.Series, cells: Sequence[_Cell], numeric: Iterable[int]
+    frame: pl.DataFrame | None, players: pl.Series, cells: Sequence[Cell], numeric: Iterable[int]
 ) -> dict[str, str]:
     """Each player's table rows (`<tr>…</tr>`, in their order) of `frame`, for `players`."""
     if frame is None:
@@ -935,7 +844,7 @@ def _bodies(
     part = frame.filter(pl.col("player_id").is_in(players.implode()))
     if part.height == 0:
         return {}
-    rows = _with_cells(part, cells, numeric, "_cells").select(
+    rows = with_cells(part, cells, numeric, "_cells").select(
         "player_id", pl.concat_str(pl.lit("<tr>"), "_cells", pl.lit("</tr>")).alias("_tr")
     )
     grouped = rows.group_by("player_id", maintain_order=True).agg(pl.col("_tr").str.join(""))
@@ -963,7 +872,7 @@ RANKINGS_TABLE = (
 )
 
 
-def _series_cells(d: _PlayerData) -> tuple[_Cell, ...]:
+def _series_cells(d: _PlayerData) -> tuple[Cell, ...]:
     """The cells of the end-of-season duplicate classification: the season (a link when
     reported), the series held, then what the season's bars decide, read from the
     season's shared file."""
@@ -1029,7 +938,7 @@ def _rankings_bodies(d: _PlayerData, players: pl.Series) -> dict[str, str]:
     cote = side(d.cote_ranking, "_cote", "_c", ("_cote_classique_series",))
     elo = side(d.elo_ranking, "_elo", "_e", ())
     rows = cote.join(elo, on=keys, how="full", coalesce=True).sort(keys)
-    cells: tuple[_Cell, ...] = (
+    cells: tuple[Cell, ...] = (
         (("season",), lambda season: season_link(season, d.reported)),
         (("season", "_c"), lambda season, c: shared(season, COTE_RANK) if c else None),
         (("_c", "_cote"), lambda c, value: fmt_number(value) if c else None),
@@ -1053,7 +962,7 @@ def _level(label: str | None) -> str | None:
     return pl.select(series_level(pl.lit(label, dtype=pl.String))).item()
 
 
-LISTED_CELLS: tuple[_Cell, ...] = (
+LISTED_CELLS: tuple[Cell, ...] = (
     (("as_of",), fmt_date),
     (("cote",), lambda cote: fmt_number(cote) if cote is not None else None),
     (("elo",), lambda elo: fmt_number(elo, 1) if elo is not None else None),
@@ -1091,7 +1000,7 @@ def _series_rows_of(
     else the latest rating list up to the season's end (when it names a series) — and the
     season whose classification computed one for it; and the rows of its table (season,
     official series, source, computed series, « Écart »). Each label, date and season is
-    read once (`series_level_of`, `per_value`, `_with_cells`)."""
+    read once (`series_level_of`, `per_value`, `with_cells`)."""
     keys = ["player_id", "season"]
 
     def rows(split: PlayerRows, schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
@@ -1210,7 +1119,7 @@ def _series_rows_of(
     found: dict[str, list[_SeriesRow]] = {}
     for pid, season, official, source, computed_by in shown.iter_rows():
         found.setdefault(pid, []).append((season, official, source, computed_by))
-    cells: tuple[_Cell, ...] = (
+    cells: tuple[Cell, ...] = (
         (("season",), lambda season: season_link(season, d.reported)),
         (("_official",), lambda official: series_label(official) if official else "—"),
         (("_source",), lambda source: source),
@@ -1321,12 +1230,12 @@ EVENT_HEADERS = (
     "PC",
 )
 # the « Part » of an event: weight / divisor of its season (formatted once per distinct pair)
-SHARE_CELL: _Cell = (
+SHARE_CELL: Cell = (
     ("weight", "_divisor"),
     lambda weight, divisor: f"{fmt_number(100 * weight / divisor, 1)} %",
 )
 # a season's total row (series_standings), after its events
-TOTAL_CELLS: tuple[_Cell, ...] = (
+TOTAL_CELLS: tuple[Cell, ...] = (
     (("_events",), lambda _: Html("<strong>Saison</strong>")),
     (("_events",), lambda events: count_of(events, "épreuve")),
     (("_events",), lambda _: ""),
@@ -1366,6 +1275,7 @@ class _Chunk:
     cote_points: dict[str, Series]  # the trajectory chart's points (`cote_trajectories`)
     elo_points: dict[str, Series]
     info: dict[str, dict[str, Any]]  # the player's row (`_PlayerData.player_rows`)
+    blocks: dict[str, Mapping[str, str]]  # per block with `render_chunk`, its players' markup
 
 
 CHUNK = 2_000  # players whose long tables are built together (bounds the memory held)
@@ -1381,8 +1291,8 @@ WORKERS = 2  # processes rendering and writing the pages of a large build
 PARALLEL_FROM = 2 * CHUNK
 
 
-def _tournament_cells(d: _PlayerData) -> tuple[_Cell, ...]:
-    season: _Cell = (("season",), lambda season: season_link(season, d.reported))
+def _tournament_cells(d: _PlayerData) -> tuple[Cell, ...]:
+    season: Cell = (("season",), lambda season: season_link(season, d.reported))
     return (*TOURNAMENT_CELLS[:4], season, *TOURNAMENT_CELLS[5:])
 
 
@@ -1405,6 +1315,11 @@ def _chunk(d: _PlayerData, players: pl.Series) -> _Chunk:
         cote_points=cote_trajectories(_of(d.cote, players), d.names),
         elo_points=elo_trajectories(_of(d.elo, players), d.names),
         info=_first_rows(_of(d.player_rows, players)),
+        blocks={
+            block.key: block.render_chunk(players, loaded)
+            for block, loaded in d.blocks
+            if block.render_chunk is not None
+        },
     )
 
 
@@ -1480,7 +1395,7 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
     per season a title and a table of its events (by date), each with its « Part » of the
     season's divisor (the sum of the season's weights, at least D), then the season's total
     row when the player has one (series_standings). Every cell is formatted once per
-    distinct value (`_with_cells`), the rows joined in Polars."""
+    distinct value (`with_cells`), the rows joined in Polars."""
     if d.duplicate.frame is None:
         return {}
     part = d.duplicate.frame.filter(pl.col("player_id").is_in(players.implode()))
@@ -1514,9 +1429,9 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
             .alias("_divisor")
         )
     )
-    part = _with_cells(part, EVENT_HEAD_CELLS, EVENT_NUMERIC, "_head")
-    part = _with_cells(part, (SHARE_CELL,), EVENT_NUMERIC, "_share", first=5)
-    part = _with_cells(part, EVENT_TAIL_CELLS, EVENT_NUMERIC, "_tail", first=6)
+    part = with_cells(part, EVENT_HEAD_CELLS, EVENT_NUMERIC, "_head")
+    part = with_cells(part, (SHARE_CELL,), EVENT_NUMERIC, "_share", first=5)
+    part = with_cells(part, EVENT_TAIL_CELLS, EVENT_NUMERIC, "_tail", first=6)
     seasons = part.group_by(keys, maintain_order=True).agg(
         pl.concat_str(pl.lit("<tr>"), "_head", "_share", "_tail", pl.lit("</tr>"))
         .str.join("")
@@ -1546,8 +1461,8 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
         )
     )
     seasons = seasons.join(totals, on=keys, how="left", maintain_order="left")
-    seasons = _with_cells(seasons, TOTAL_CELLS, EVENT_NUMERIC, "_total_cells")
-    before, after = _table_shell(list(EVENT_HEADERS), EVENT_NUMERIC, None)
+    seasons = with_cells(seasons, TOTAL_CELLS, EVENT_NUMERIC, "_total_cells")
+    before, after = table_shell(list(EVENT_HEADERS), EVENT_NUMERIC, None)
     total_row = (
         pl.when(pl.col("_total"))
         .then(pl.concat_str(pl.lit("<tr>"), "_total_cells", pl.lit("</tr>")))
@@ -1580,7 +1495,12 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
 def _fetched(d: _PlayerData) -> tuple[PlayerRows, ...]:
     """The tables a page reads row by row: the blocks' (`PlayerRows.rows_of`); the
     page's own tables are built for a whole chunk (`_chunk`)."""
-    return tuple(split for _, loaded in d.blocks for split in splits_in(loaded))
+    return tuple(
+        split
+        for block, loaded in d.blocks
+        if block.render_chunk is None
+        for split in splits_in(loaded)
+    )
 
 
 def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
@@ -1653,7 +1573,11 @@ def render_player(pid: str, d: _PlayerData, chunk: _Chunk) -> str:
         elo = _table_of(ELO_TABLE, chunk.elo[pid])
         parts += ["<h2>Évolution de l'Elo, tournoi par tournoi</h2>", elo]
     for block, loaded in d.blocks:
-        markup = block.render(pid, loaded)
+        markup = (
+            block.render(pid, loaded)
+            if block.render_chunk is None
+            else chunk.blocks[block.key].get(pid)
+        )
         if markup is not None:
             parts += [f"<h2>{esc(block.title)}</h2>", markup]
     tournaments = _tournaments_table(pid, chunk)

@@ -6,7 +6,9 @@ returns the block's markup for one player, or None when the player has nothing t
 The player pages (`pipelines.reports.player_pages`) show the blocks by `order`, after their own.
 
 `render` reads a player's rows with `PlayerRows.rows_of` (Python rows, fetched for many
-players at once by the pages). A page is rendered again only when what it shows changed:
+players at once by the pages); a block may also give `render_chunk`, the same markup for a
+chunk of players at once, built column-wise (`pipelines.reports.cells`): the pages then
+call it instead of `render`. A page is rendered again only when what it shows changed:
 each `by_player` split carries a digest of every player's rows, and whatever else `load`
 returns counts for every player (a change there renders every page again). A block's
 `render` must read nothing but what its `load` returned.
@@ -36,6 +38,10 @@ class PlayerBlock:
     order: int
     load: Callable[[ReportData], Any]
     render: Callable[[str, Any], Html | None]
+    # the block of a chunk of players at once (`pl.Series` of licences, what `load`
+    # returned): {licence: markup}, a player without one left out; the same markup as
+    # `render`'s, player by player (the pages use it when the block has one)
+    render_chunk: Callable[[pl.Series, Any], Mapping[str, str]] | None = None
 
 
 class PlayerRows(Mapping[str, pl.DataFrame]):

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import polars as pl
+
+from pipelines.reports.cells import Cell, table_shell, with_cells
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, table
 from pipelines.reports.labels import NATIONAL_RULES, national_value, series_label
-from pipelines.reports.player_blocks import PlayerBlock, by_player, season_link
+from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player, season_link
 
 
 def load(data: ReportData) -> dict[str, Any]:
@@ -21,30 +24,57 @@ def load(data: ReportData) -> dict[str, Any]:
     }
 
 
+HEADERS = ("Saison", "Fédération", "Série nationale", "Sous-série", "Règle", "Valeur", "Raison")
+NUMERIC = (5,)
+CAPTION = (
+    "Série pour la saison suivante selon la règle nationale de la fédération "
+    "(les séries 1 à 4 sont celles de la cascade internationale)"
+)
+
+
+def _cells(loaded: dict[str, Any]) -> tuple[Cell, ...]:
+    """A row's cells, from the columns of `national_classification`."""
+    names: dict[str, str] = loaded["names"]
+    reported = loaded["reported"]
+    return (
+        (("season",), lambda season: season_link(season, reported, "#national")),
+        (("federation",), lambda federation: names.get(federation, federation)),
+        (("series",), lambda series: series_label(series) if series is not None else None),
+        (("subseries",), lambda subseries: subseries),
+        (("rule",), lambda rule: NATIONAL_RULES.get(rule, rule)),
+        (("rule", "value"), national_value),
+        (("reason",), lambda reason: reason),
+    )
+
+
 def render(player_id: str, loaded: dict[str, Any]) -> Html | None:
+    """One player's block (`render_chunk` builds the same for a chunk of players)."""
     rows: list[dict[str, Any]] = loaded["rows"].rows_of(player_id)
     if not rows:
         return None
-    names: dict[str, str] = loaded["names"]
-    lines = [
-        (
-            season_link(r["season"], loaded["reported"], "#national"),
-            names.get(r["federation"], r["federation"]),
-            series_label(r["series"]) if r["series"] is not None else None,
-            r["subseries"],
-            NATIONAL_RULES.get(r["rule"], r["rule"]),
-            national_value(r["rule"], r["value"]),
-            r["reason"],
-        )
-        for r in rows  # in season order (`load`)
+    cells = _cells(loaded)
+    lines = [  # in season order (`load`)
+        tuple(fn(*(r[c] for c in columns)) for columns, fn in cells) for r in rows
     ]
-    return table(
-        ["Saison", "Fédération", "Série nationale", "Sous-série", "Règle", "Valeur", "Raison"],
-        lines,
-        numeric=(5,),
-        caption="Série pour la saison suivante selon la règle nationale de la fédération "
-        "(les séries 1 à 4 sont celles de la cascade internationale)",
+    return table(HEADERS, lines, numeric=NUMERIC, caption=CAPTION)
+
+
+def render_chunk(players: pl.Series, loaded: dict[str, Any]) -> dict[str, str]:
+    """The block of each of `players` who has national rows, built column-wise: each cell
+    written once per distinct value (`with_cells`), where `render` wrote ~46,000 tables row
+    by row for s20's pages (a quarter of their rendering's time)."""
+    split: PlayerRows = loaded["rows"]
+    if split.frame is None:
+        return {}
+    part = split.frame.filter(pl.col("player_id").is_in(players.implode()))
+    if part.height == 0:
+        return {}
+    before, after = table_shell(list(HEADERS), NUMERIC, CAPTION)
+    rows = with_cells(part, _cells(loaded), NUMERIC, "_cells")
+    grouped = rows.group_by("player_id", maintain_order=True).agg(
+        pl.concat_str(pl.lit("<tr>"), "_cells", pl.lit("</tr>")).str.join("")
     )
+    return {pid: before + body + after for pid, body in grouped.iter_rows()}
 
 
 BLOCK = PlayerBlock(
@@ -53,4 +83,5 @@ BLOCK = PlayerBlock(
     order=40,
     load=load,
     render=render,
+    render_chunk=render_chunk,
 )
