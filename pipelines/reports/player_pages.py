@@ -1737,27 +1737,12 @@ def write_player_pages(
             pool.reap(wait=False)
             if progress is not None:
                 progress(start + len(group), len(examined))
+        # written while the workers render the last chunks (this process would wait)
+        shared_files = _write_seasons(data, folder, state, before)
         pool.reap(wait=True)
     written = set(names.values())
     for stale in sorted(present - written):  # rendering only wrote pages of `written`
         (folder / stale).unlink()
-    # the season-wide facts the pages read, one file per season (`player_seasons`): those
-    # whose sources changed (or all of them, a season unknown), read for these seasons only
-    seasons: Mapping[str, str] | None = state["seasons"]
-    kept = before.get("seasons") if before.get("common") == state["common"] else None
-    files = (
-        None
-        if seasons is None or not isinstance(kept, dict)
-        else [
-            season
-            for season, digest in sorted(seasons.items())
-            if kept.get(season) != digest or not (folder / SEASONS_DIR / f"{season}.js").exists()
-        ]
-    )
-    records = season_records(*(_season_rows(data, name, files) for name in SEASON_TABLES))
-    shared_files = write_season_files(
-        folder, records, None if files is None else set(seasons or ())
-    )
     # the C encoder (no indent), a line per page
     write_atomic(
         folder / DIGESTS_FILE,
@@ -1772,6 +1757,27 @@ def write_player_pages(
         shared_files=shared_files,
         examined=len(examined),
     )
+
+
+def _write_seasons(
+    data: ReportData, folder: Path, state: Mapping[str, Any], before: Mapping[str, Any]
+) -> int:
+    """The season-wide facts the pages read, one file per season (`player_seasons`): those
+    whose sources changed since `before` (or all of them, a season unknown), read for these
+    seasons only. Returns the files written."""
+    seasons: Mapping[str, str] | None = state["seasons"]
+    kept = before.get("seasons") if before.get("common") == state["common"] else None
+    files = (
+        None
+        if seasons is None or not isinstance(kept, dict)
+        else [
+            season
+            for season, digest in sorted(seasons.items())
+            if kept.get(season) != digest or not (folder / SEASONS_DIR / f"{season}.js").exists()
+        ]
+    )
+    records = season_records(*(_season_rows(data, name, files) for name in SEASON_TABLES))
+    return write_season_files(folder, records, None if files is None else set(seasons or ()))
 
 
 def _render_group(d: _PlayerData, group: list[str], paths: Sequence[Path]) -> None:
