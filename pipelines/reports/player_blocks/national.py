@@ -10,7 +10,7 @@ import polars as pl
 
 from pipelines.reports.cells import Cell, table_shell, with_cells
 from pipelines.reports.data import ReportData
-from pipelines.reports.html import Html, table
+from pipelines.reports.html import Html
 from pipelines.reports.labels import NATIONAL_RULES, national_value, series_label
 from pipelines.reports.player_blocks import PlayerBlock, PlayerRows, by_player, season_link
 
@@ -48,15 +48,10 @@ def _cells(loaded: dict[str, Any]) -> tuple[Cell, ...]:
 
 
 def render(player_id: str, loaded: dict[str, Any]) -> Html | None:
-    """One player's block (`render_chunk` builds the same for a chunk of players)."""
-    rows: list[dict[str, Any]] = loaded["rows"].rows_of(player_id)
-    if not rows:
-        return None
-    cells = _cells(loaded)
-    lines = [  # in season order (`load`)
-        tuple(fn(*(r[c] for c in columns)) for columns, fn in cells) for r in rows
-    ]
-    return table(HEADERS, lines, numeric=NUMERIC, caption=CAPTION)
+    """One player's block: `render_chunk` of that player alone (the pages call
+    `render_chunk`; a player's few rows are written row by row, `with_cells`)."""
+    markup = render_chunk(pl.Series([player_id], dtype=pl.String), loaded).get(player_id)
+    return Html(markup) if markup is not None else None
 
 
 def render_chunk(players: pl.Series, loaded: dict[str, Any]) -> dict[str, str]:
