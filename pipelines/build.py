@@ -3,6 +3,7 @@ warehouse, then swap it in. A failed build leaves the previous warehouse untouch
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import hashlib
 import logging
@@ -10,6 +11,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
@@ -43,7 +45,7 @@ from pipelines.reports.layout import printable_reports
 from pipelines.reports.pdf import print_pdfs
 from pipelines.reports.pdf_links import mark_pdf_links, restore_pdf_links
 from pipelines.shrink import previous_exports, refuse_empty, shrink_warnings
-from pipelines.staleness import STAGES, stale_partitions
+from pipelines.staleness import SEASONS, STAGES, YEARS, Stage, stale_partitions
 from pipelines.warehouse import STAGE_CHECKPOINT_BYTES, Warehouse
 
 if TYPE_CHECKING:
@@ -531,9 +533,16 @@ def _current_resource(_init_context: dg.InitResourceContext) -> Any:
     return _RESOURCE.get()
 
 
+# The progress logger's name in this thread: a stage computed beside another has its own
+# (`_beside`), so that each run's lines go to its own handler.
+_LOGGER: ContextVar[str] = ContextVar(
+    "classement_build_logger", default="classement.build.progress"
+)
+
+
 def _progress(_init_context: dg.InitLoggerContext) -> logging.Logger:
     """The progress logger of every run (`_definitions` makes it a Dagster logger)."""
-    log = logging.getLogger("classement.build.progress")
+    log = logging.getLogger(_LOGGER.get())
     log.handlers = [_ProgressHandler(_EMIT.get())]
     log.setLevel(logging.DEBUG)
     log.propagate = False
@@ -580,13 +589,26 @@ def _run_config() -> dict[str, Any]:
 
 
 @cache
-def _ephemeral_instance() -> dg.DagsterInstance:
+def _ephemeral_instance(stage: str = "") -> dg.DagsterInstance:
     """The in-memory Dagster instance the builds of this process run in (one is enough: each
-    build's ingest sets its dynamic partitions to those of its raw folder, and creating an
-    instance costs about half a second a build); its event log keeps the run events only
-    (`pipelines.instance`)."""
+    build's ingest sets its dynamic partitions to those of its raw folder); its event log
+    keeps the run events only (`pipelines.instance`). `stage`: the instance of a stage
+    computed in a thread of its own (`_beside`): an in-memory instance's run storage is not
+    shared between threads."""
     _import_dagster()
     return build_instance()
+
+
+def _with_partitions(instance: dg.DagsterInstance, source: dg.DagsterInstance, name: str) -> None:
+    """`instance`'s dynamic partitions `name` made those of `source` (the ingest registered
+    them in the build's instance)."""
+    wanted = list(source.get_dynamic_partitions(name))
+    have = set(instance.get_dynamic_partitions(name))
+    for key in sorted(have - set(wanted)):
+        instance.delete_dynamic_partition(name, key)
+    missing = [key for key in wanted if key not in have]
+    if missing:
+        instance.add_dynamic_partitions(name, missing)
 
 
 def _materialise(
@@ -603,12 +625,15 @@ def _materialise(
     warnings of a raw folder that shrank since `previous` (the last build's exports),
     which the home page's notice shows too. `full`: every partition, stale or not."""
     defs = _definitions()
+    # the years are computed beside the seasons in the build's own instances only (another
+    # instance's storage may not take two runs at once from one process)
+    beside = _ephemeral_instance(YEARS.partition) if instance is None else None
     instance = instance or _ephemeral_instance()
     token = _EMIT.set(emit)
     try:
         with BackgroundReports() as background:
             return _run_stages(
-                defs, resource, emit, instance, timings, previous, background, full=full
+                defs, resource, emit, instance, timings, previous, background, beside, full=full
             )
     finally:
         _EMIT.reset(token)
@@ -622,6 +647,7 @@ def _run_stages(
     timings: dict[str, float],
     previous: pl.DataFrame | None,
     background: BackgroundReports,
+    beside: dg.DagsterInstance | None,
     *,
     full: bool,
 ) -> tuple[dict[str, list[str]], list[str]]:
@@ -639,7 +665,7 @@ def _run_stages(
     chosen = background if background_reports.wanted(resource.warehouse) else None
     token = background_reports.CURRENT.set(chosen)
     try:
-        built = _run_partitions(defs, resource, emit, instance, timings, full=full)
+        built = _run_partitions(defs, resource, emit, instance, timings, beside, full=full)
     finally:
         background_reports.CURRENT.reset(token)
     return built, warnings
@@ -651,30 +677,35 @@ def _run_partitions(
     emit: Printer,
     instance: dg.DagsterInstance,
     timings: dict[str, float],
+    beside: dg.DagsterInstance | None = None,
     *,
     full: bool,
 ) -> dict[str, list[str]]:
-    """`_run_stages` after the ingest: every stale partition, then the site."""
+    """`_run_stages` after the ingest: every stale partition, then the site. With a second
+    Dagster instance `beside`, the seasons' families that read only the ingest's tables and
+    the calendar years are computed in a thread of their own, beside the seasons' chain
+    (`_beside`); else every stage in turn."""
     built: dict[str, list[str]] = {}
+    stale: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
         keys = stale_partitions(
             resource.warehouse, stage, resource.reports, resource.parameters, every=full
         )
         built[stage.partition] = keys if job.nodes else []
-        if not job.nodes:
-            continue
-        started = time.perf_counter()
-        for key in keys:
-            emit(f"{stage.label} {key} …")
-            # the stage's job records what the partition was built from as its last step
-            # (`season_builds`, `year_builds`: `pipelines.staleness.record_build`)
-            result = _execute(stage.job, resource, instance, key, stage.pdf_assets)
-            _add_steps(result, timings)
-        if resource.warehouse.needs_checkpoint(STAGE_CHECKPOINT_BYTES):
-            _reports_written(timings)  # their snapshots would forbid the checkpoint
-            resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)
-        timings[stage.partition] = time.perf_counter() - started
+        stale[stage.partition] = built[stage.partition]
+    seasons, years = stale[SEASONS.partition], stale[YEARS.partition]
+    if beside is not None and seasons:
+        _beside(seasons, years, resource, emit, instance, beside, timings)
+    else:
+        for stage in STAGES:
+            if stale[stage.partition]:
+                started = time.perf_counter()
+                _run_stage(stage, stale[stage.partition], resource, emit, instance, timings)
+                timings[stage.partition] = time.perf_counter() - started
+    if (seasons or years) and resource.warehouse.needs_checkpoint(STAGE_CHECKPOINT_BYTES):
+        _reports_written(timings)  # their snapshots would forbid the checkpoint
+        resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)
     site_job = defs.resolve_job_def("build_site")
     if site_job.nodes:
         emit("Pages du site (index, fiches des joueurs) …")
@@ -684,6 +715,212 @@ def _run_partitions(
         timings["site"] = time.perf_counter() - started
     _reports_written(timings)
     return built
+
+
+# A season's families computed apart from its chain (`pipelines.plan.season.APART`), as
+# the progress lines name them.
+APART_LABEL = "Elo, Mort Subite, feuilles de partie, constats"
+
+
+def _run_stage(
+    stage: Stage,
+    keys: list[str],
+    resource: WarehouseResource,
+    emit: Printer,
+    instance: dg.DagsterInstance,
+    timings: dict[str, float],
+    *,
+    without: tuple[str, ...] | None = None,
+    label: str = "",
+    before: Callable[[str], bool] | None = None,
+    after: Callable[[str], None] | None = None,
+) -> None:
+    """The stage's job (less the assets `without`: default its PDFs) for each partition of
+    `keys`, in order. `before(key)`: whether to go on with that partition (a stage beside
+    another waits there, and stops when the other failed); `after(key)`: called once the
+    partition's run ended well (`label`: the progress line's words after the key)."""
+    for key in keys:
+        if before is not None and not before(key):
+            return
+        emit(f"{stage.label} {key}{label} …")
+        # the stage's job records what the partition was built from as its last step
+        # (`season_builds`, `year_builds`: `pipelines.staleness.record_build`)
+        result = _execute(
+            stage.job, resource, instance, key, stage.pdf_assets if without is None else without
+        )
+        _add_steps(result, timings)
+        if after is not None:
+            after(key)
+
+
+class _Blocks:
+    """The progress lines of two threads computing at once: each thread's lines are kept
+    and printed together when its partition's run ends (`flush`), a season's or a year's
+    block never cut by the other thread's."""
+
+    def __init__(self, emit: Printer) -> None:
+        self._emit = emit
+        self._lock = threading.Lock()
+        self._lines = threading.local()
+
+    def line(self, text: str) -> None:
+        kept: list[str] | None = getattr(self._lines, "kept", None)
+        if kept is None:
+            kept = self._lines.kept = []
+        kept.append(text)
+
+    def flush(self) -> None:
+        kept: list[str] = getattr(self._lines, "kept", [])
+        self._lines.kept = []
+        with self._lock:
+            for text in kept:
+                self._emit(text)
+
+
+def _season_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The assets the season job's two parts leave out: the chain (every asset but the
+    families computed apart, `APART`, and the PDFs) and the part apart (every asset but
+    those families')."""
+    from pipelines.plan.season import APART, family_tables
+
+    job = _definitions().resolve_job_def(SEASONS.job)
+    every = sorted(k.to_user_string() for k in job.asset_layer.selected_asset_keys)
+    apart = set(family_tables(APART))
+    chain_without = (*SEASONS.pdf_assets, *sorted(apart))
+    return chain_without, tuple(name for name in every if name not in apart)
+
+
+class _Apart:
+    """Which seasons the thread beside the chain has computed its part of (`_beside`)."""
+
+    def __init__(self) -> None:
+        self._done: set[str] = set()
+        self._failed = False
+        self._changed = threading.Condition()
+
+    def done(self, season: str) -> None:
+        with self._changed:
+            self._done.add(season)
+            self._changed.notify_all()
+
+    def fail(self) -> None:
+        with self._changed:
+            self._failed = True
+            self._changed.notify_all()
+
+    def wait(self, season: str) -> bool:
+        """Wait until `season`'s part is computed: True; False if the thread failed."""
+        with self._changed:
+            self._changed.wait_for(lambda: season in self._done or self._failed)
+            return season in self._done
+
+
+def _beside(
+    seasons: list[str],
+    years: list[str],
+    resource: WarehouseResource,
+    emit: Printer,
+    instance: dg.DagsterInstance,
+    beside: dg.DagsterInstance,
+    timings: dict[str, float],
+) -> None:
+    """The seasons' chain in this thread; in another at once, each season's families that
+    read only the ingest's tables and their own earlier seasons' (`pipelines.plan.season.
+    APART`: the Elo, the Mort Subite challenge, the game-sheet audit, the data-quality
+    notes), then the calendar years (the regional
+    circuits read only the ingest's tables too, and write only their own). A season's chain
+    waits for its part apart (its report and its record read them), which runs ahead. The
+    machine's second core computes them while the chain's single-threaded parts run
+    (`docs/scaling.md`). The other thread has its own cursor of the build's connection
+    (`Warehouse.serving`), its own Dagster instance (`beside`, with the ingest's dynamic
+    partitions) and its own progress logger; each partition's lines are printed as one
+    block when its run ends (`_Blocks`). A failure in either thread stops the other after
+    its current partition and is raised once both are done (this thread's first)."""
+    _import_dagster()
+    for name in (SEASONS.partition, YEARS.partition):
+        _with_partitions(beside, instance, name)
+    chain_without, apart_without = _season_split()
+    for job, without in (
+        (SEASONS.job, chain_without),
+        (SEASONS.job, apart_without),
+        (YEARS.job, YEARS.pdf_assets),
+    ):  # made here, not by both threads at once
+        _in_memory_job(job, without)
+    blocks = _Blocks(emit)
+    apart = _Apart()
+    stop = threading.Event()
+    failures: list[BaseException] = []
+    other_timings: dict[str, float] = {}
+    cursor = resource.warehouse.cursor()
+
+    def go_on(_key: str) -> bool:
+        blocks.flush()
+        return not stop.is_set()
+
+    def other_thread() -> None:
+        _EMIT.set(blocks.line)
+        _LOGGER.set("classement.build.progress.beside")
+        try:
+            with resource.warehouse.serving(cursor):
+                started = time.perf_counter()
+                _run_stage(
+                    SEASONS,
+                    seasons,
+                    resource,
+                    blocks.line,
+                    beside,
+                    other_timings,
+                    without=apart_without,
+                    label=f" ({APART_LABEL})",
+                    before=go_on,
+                    after=apart.done,
+                )
+                other_timings["season_apart"] = time.perf_counter() - started
+                started = time.perf_counter()
+                _run_stage(YEARS, years, resource, blocks.line, beside, other_timings, before=go_on)
+                other_timings[YEARS.partition] = time.perf_counter() - started
+        except BaseException as err:  # raised in the build's thread
+            failures.append(err)
+            stop.set()
+        finally:
+            apart.fail()  # (no season waits for it any longer)
+            blocks.flush()
+
+    def chain_may_go(key: str) -> bool:
+        blocks.flush()
+        return not stop.is_set() and apart.wait(key)
+
+    thread = threading.Thread(
+        target=contextvars.copy_context().run, args=(other_thread,), name="classement-a-cote"
+    )
+    token = _EMIT.set(blocks.line)
+    started = time.perf_counter()
+    try:
+        thread.start()
+        try:
+            _run_stage(
+                SEASONS,
+                seasons,
+                resource,
+                blocks.line,
+                instance,
+                timings,
+                without=chain_without,
+                before=chain_may_go,
+            )
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            blocks.flush()
+            thread.join()
+            timings[SEASONS.partition] = time.perf_counter() - started
+    finally:
+        _EMIT.reset(token)
+        cursor.close()
+    timings.update(other_timings)
+    if failures:
+        raise failures[0]
 
 
 def _reports_written(timings: dict[str, float]) -> None:

@@ -9,6 +9,10 @@ A build runs in four stages (jobs of `defs/jobs.py`):
   3. build_year: one calendar year at a time, in order, the families declared with
      `partition="year"` (regional circuits) and their reports;
   4. build_site: the groups that gather every season (report index, player pages).
+`classement build` runs stages 2 and 3 at once: the seasons' chain in its thread, and in a
+second thread each season's families that read only the ingest's tables (the Elo, the Mort
+Subite challenge, the game-sheet audit, the data-quality notes: `pipelines.plan.season.APART`)
+then the years (`pipelines.build._beside`).
 """
 
 import dagster as dg

@@ -40,6 +40,14 @@ Decisions taken here (issue 25: one new tournament in proportion to the file):
   `STAGE_CHECKPOINT_BYTES` and when it closes the file. The season tables of s20's 20
   seasons written partition by partition: 9,3 s (the commits 7,2) -> 4,1 s (1,8) and
   1,2 s to checkpoint at the close (6 December 2026).
+- a build may compute two stages at once (the calendar years beside the seasons:
+  `pipelines.build`): the second thread reads and writes through a cursor of the held
+  connection of its own (`cursor`, `serving`: a DuckDB connection object serves one thread
+  at a time, its cursors are connections of the same database). Write transactions go one
+  at a time through a lock of the process (`_WRITE_LOCKS`) before the file's lock, so the
+  two threads queue on each other at once instead of polling the file's lock; the held
+  table names are kept only when no write changed them while they were read
+  (`_NAMES_VERSION`).
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -77,6 +86,32 @@ STAGE_CHECKPOINT_BYTES = 64 * 1024 * 1024
 # The table names of a held warehouse, read once and forgotten at each write (only this
 # module creates tables, and only this process writes while it holds the file).
 _HELD_TABLES: dict[Path, list[str]] = {}
+# How many times each held warehouse's names were forgotten: names read while a write of
+# another thread changed them are not kept (`Warehouse.tables`).
+_NAMES_VERSION: dict[Path, int] = {}
+# The cursors of the held connections a thread other than the holder's uses (`serving`).
+_THREAD = threading.local()
+# One write transaction at a time per file within the process (`Warehouse._transaction`).
+_WRITE_LOCKS: dict[Path, threading.Lock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
+# Guards the held names and their versions (a thread's names against another's write).
+_NAMES_LOCK = threading.Lock()
+
+
+def _write_lock(key: Path) -> threading.Lock:
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(key, threading.Lock())
+
+
+def _thread_cursor(key: Path) -> duckdb.DuckDBPyConnection | None:
+    cursors: dict[Path, duckdb.DuckDBPyConnection] | None = getattr(_THREAD, "cursors", None)
+    return None if cursors is None else cursors.get(key)
+
+
+def _forget_names(key: Path) -> None:
+    with _NAMES_LOCK:
+        _HELD_TABLES.pop(key, None)
+        _NAMES_VERSION[key] = _NAMES_VERSION.get(key, 0) + 1
 
 
 def _open(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
@@ -108,7 +143,8 @@ class Warehouse:
 
     @contextmanager
     def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        held = _HELD.get(self.path.resolve())
+        key = self.path.resolve()
+        held = _thread_cursor(key) or _HELD.get(key)
         if held is not None:
             yield held
             return
@@ -128,6 +164,31 @@ class Warehouse:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._holding(read_only=False):
             yield
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A new cursor of the build's held connection (`held`), for another thread to use
+        through `serving`; the caller closes it once that thread is done."""
+        held = _HELD.get(self.path.resolve())
+        if held is None:
+            raise RuntimeError(f"{self.path}: a cursor is taken within a build's held connection")
+        return held.cursor()
+
+    @contextmanager
+    def serving(self, cursor: duckdb.DuckDBPyConnection) -> Iterator[None]:
+        """Within the block, this thread's reads and writes of the warehouse go through
+        `cursor` (`cursor()`) instead of the held connection, which another thread uses."""
+        key = self.path.resolve()
+        cursors: dict[Path, duckdb.DuckDBPyConnection] = getattr(_THREAD, "cursors", {})
+        _THREAD.cursors = cursors
+        before = cursors.get(key)
+        cursors[key] = cursor
+        try:
+            yield
+        finally:
+            if before is None:
+                cursors.pop(key, None)
+            else:
+                cursors[key] = before
 
     def checkpoint(self, above: int = 0) -> None:
         """Write what the write-ahead log holds into the file (`held`'s writes are kept in
@@ -168,7 +229,7 @@ class Warehouse:
         try:
             yield
         finally:
-            _HELD_TABLES.pop(key, None)
+            _forget_names(key)
             _HELD.pop(key).close()
 
     def snapshot(self) -> tuple[duckdb.DuckDBPyConnection, dict[str, str | None]]:
@@ -178,7 +239,8 @@ class Warehouse:
         whatever the build writes afterwards (DuckDB's snapshot isolation; the transaction
         starts at its first read of the catalog, not at `BEGIN`). Usable from another
         thread, one at a time; the caller ends it (`release`)."""
-        held = _HELD.get(self.path.resolve())
+        key = self.path.resolve()
+        held = _thread_cursor(key) or _HELD.get(key)
         if held is None:
             raise RuntimeError(f"{self.path}: a snapshot is taken within a build's held connection")
         cursor = held.cursor()
@@ -208,11 +270,13 @@ class Warehouse:
         key = self.path.resolve()
         if key in _HELD and key in _HELD_TABLES:
             return list(_HELD_TABLES[key])
+        version = _NAMES_VERSION.get(key, 0)
         with self.connect(read_only=True) as con:
             rows = con.execute(_TABLE_NAMES).fetchall()
         names = [r[0] for r in rows]
-        if key in _HELD:
-            _HELD_TABLES[key] = names
+        with _NAMES_LOCK:
+            if key in _HELD and _NAMES_VERSION.get(key, 0) == version:
+                _HELD_TABLES[key] = names
         return list(names)
 
     def read(self, sql: str, params: list[object] | None = None) -> pl.DataFrame:
@@ -307,9 +371,12 @@ class Warehouse:
             if registered:
                 con.unregister("_frame")
             con.execute(f'COMMENT ON TABLE "{name}" IS NULL')  # no longer a frame written whole
-        known = _HELD_TABLES.get(key)
-        if known is not None and name not in known:  # the names held stay true: one more
-            bisect.insort(known, name)
+        with _NAMES_LOCK:  # the names held stay true: one more (and names read meanwhile
+            known = _HELD_TABLES.get(key)  # by another thread are not kept)
+            if known is not None and name not in known:
+                bisect.insort(known, name)
+            if not exists:
+                _NAMES_VERSION[key] = _NAMES_VERSION.get(key, 0) + 1
 
     def delete_partitions_except(self, column: str, keep: list[str]) -> None:
         """Delete, from every table having `column` (`season`, `year`), the rows of the
@@ -334,9 +401,13 @@ class Warehouse:
         `creates`: the transaction may create or drop tables (the held table names are
         read again afterwards); else they stay known."""
         key = self.path.resolve()
-        with exclusive(self.path, wait=WRITE_WAIT_SECONDS), self.connect() as con:
+        with (
+            _write_lock(key),
+            exclusive(self.path, wait=WRITE_WAIT_SECONDS),
+            self.connect() as con,
+        ):
             if creates:
-                _HELD_TABLES.pop(key, None)
+                _forget_names(key)
             con.execute("BEGIN TRANSACTION")
             try:
                 yield con
@@ -347,7 +418,7 @@ class Warehouse:
                 raise
             finally:
                 if creates:
-                    _HELD_TABLES.pop(key, None)
+                    _forget_names(key)
 
 
 # The version of the comment's recipe (`_comment_of`): another recipe never matches this one.

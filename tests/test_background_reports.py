@@ -86,7 +86,10 @@ def test_a_build_with_its_reports_in_the_background_writes_the_same_pages(
     monkeypatch.setenv(background.SWITCH, "1")
     build(SAMPLE, tmp_path)
     years = sorted(p.name for p in (sample_site / "reports" / "circuits").glob("[0-9]*"))
-    assert years and asked == _seasons(sample_site) + years
+    # each stage's partitions in order (the years are computed beside the seasons, so the
+    # two kinds interleave: `pipelines.build._beside`)
+    assert years and [key for key in asked if "-" in key] == _seasons(sample_site)
+    assert [key for key in asked if "-" not in key] == years
     expected = sample_site / "reports"
     for page in sorted(expected.rglob("*.html")):
         relative = page.relative_to(expected)

@@ -627,6 +627,19 @@ FAMILIES: tuple[Family, ...] = (
     Family("quality", ("data_quality_notes",), _quality),
 )
 FAMILY_NAMES = tuple(f.name for f in FAMILIES)
+# The families that read the ingest's tables only, and their own earlier seasons' (the
+# Elo, its prior ratings): no table of another family, this season's or an earlier one's.
+# A build computes them apart from the season's chain, beside it (`pipelines.build`);
+# `tests/test_season_plan.py` checks it.
+APART = ("elo", "mort_subite", "game_sheets", "quality")
+
+
+def family_tables(names: Iterable[str]) -> tuple[str, ...]:
+    """The tables the families `names` compute, in the plan's order."""
+    wanted = set(names)
+    return tuple(t for f in FAMILIES if f.name in wanted for t in f.tables)
+
+
 # The duplicate series of docs/rules.md §3, and the ratings and series a benchmark times.
 SERIES = ("event_scores", "standings", "classification")
 RATINGS_AND_SERIES = (*SERIES, "cote", "elo")

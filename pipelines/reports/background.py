@@ -127,6 +127,7 @@ class BackgroundReports:
         self._thread: threading.Thread | None = None
         self._process: Any = None  # multiprocessing's SpawnProcess
         self._link: Connection | None = None
+        self._starting = threading.Lock()  # two stages' threads may submit at once
 
     def __enter__(self) -> BackgroundReports:
         return self
@@ -191,8 +192,11 @@ class BackgroundReports:
     # ------------------------------------------------------------------ the build's side
 
     def _start(self) -> None:
-        if self._thread is not None:
-            return
+        with self._starting:
+            if self._thread is None:
+                self._start_worker()
+
+    def _start_worker(self) -> None:
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
         # the worker's Polars runs on one thread, set before it imports this module

@@ -14,38 +14,42 @@ Decisions taken here (issue 25, the season steps of a full build):
   rows deleted first, as in a full build; with the rating lists read by their rule
   columns only, `pipelines.plan.season`) 2,92 s -> 2,23 s, tables and report identical.
 - Only the latest run's inputs are kept (one season's frames in memory), dropped when
-  the season's last step (`season_builds`) ends the run (`forget_run`).
+  the season's last step (`season_builds`) ends the run (`forget_run`); kept by thread: a
+  build runs the season's families that read only the ingest's tables in a thread of
+  their own, beside the season's chain (`pipelines.build`).
 """
 
 from __future__ import annotations
 
+import threading
+
 from pipelines.plan.season import Frames, SeasonInputs, compute_season
 from pipelines.resources import WarehouseResource
 
-# The inputs shared by the season assets of the current run: (run id, warehouse file,
-# season, inputs).
-_SHARED: tuple[str, str, str, SeasonInputs] | None = None
+# The inputs shared by the season assets of the current run of this thread: `shared`,
+# (run id, warehouse file, season, inputs).
+_THREAD = threading.local()
 
 
 def _inputs(warehouse: WarehouseResource, season: str, run_id: str | None) -> SeasonInputs:
     """The run's shared inputs of `season` (new ones for another run, season or
     warehouse); fresh inputs of its own to a call without a run (the run's are kept)."""
-    global _SHARED
     if run_id is None:
         return SeasonInputs(warehouse.warehouse, season, warehouse.parameters)
     path = str(warehouse.warehouse.path.resolve())
-    if _SHARED is not None and _SHARED[:3] == (run_id, path, season):
-        return _SHARED[3]
+    shared: tuple[str, str, str, SeasonInputs] | None = getattr(_THREAD, "shared", None)
+    if shared is not None and shared[:3] == (run_id, path, season):
+        return shared[3]
     inputs = SeasonInputs(warehouse.warehouse, season, warehouse.parameters)
-    _SHARED = (run_id, path, season, inputs)
+    _THREAD.shared = (run_id, path, season, inputs)
     return inputs
 
 
 def forget_run(run_id: str) -> None:
     """Drop the inputs shared by the run `run_id` (its season is built)."""
-    global _SHARED
-    if _SHARED is not None and _SHARED[0] == run_id:
-        _SHARED = None
+    shared: tuple[str, str, str, SeasonInputs] | None = getattr(_THREAD, "shared", None)
+    if shared is not None and shared[0] == run_id:
+        _THREAD.shared = None
 
 
 def season_family(
