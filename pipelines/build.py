@@ -828,15 +828,20 @@ def _beside(
     read only the ingest's tables and their own earlier seasons' (`pipelines.plan.season.
     APART`: the Elo, the Mort Subite challenge, the game-sheet audit, the data-quality
     notes), then the calendar years (the regional
-    circuits read only the ingest's tables too, and write only their own). A season's chain
-    waits for its part apart (its report and its record read them), which runs ahead. The
+    circuits read only the ingest's tables too, and write only their own). A season's steps
+    reading a table of the part apart wait for it (`pipelines.defs.seasons.plan.
+    wait_for_apart`: the Elo ranking, the report, the record), which mostly runs ahead. The
     machine's second core computes them while the chain's single-threaded parts run
     (`docs/scaling.md`). The other thread has its own cursor of the build's connection
     (`Warehouse.serving`), its own Dagster instance (`beside`, with the ingest's dynamic
     partitions) and its own progress logger; each partition's lines are printed as one
     block when its run ends (`_Blocks`). A failure in either thread stops the other after
-    its current partition and is raised once both are done (this thread's first)."""
+    its current partition and is raised once both are done (the other thread's first: a
+    step of the chain waiting for it fails after it)."""
     _import_dagster()
+    # the code location's, imported with Dagster (`_import_dagster`)
+    from pipelines.defs.seasons.plan import APART_READY
+
     for name in (SEASONS.partition, YEARS.partition):
         _with_partitions(beside, instance, name)
     chain_without, apart_without = _season_split()
@@ -886,15 +891,13 @@ def _beside(
             apart.fail()  # (no season waits for it any longer)
             blocks.flush()
 
-    def chain_may_go(key: str) -> bool:
-        blocks.flush()
-        return not stop.is_set() and apart.wait(key)
-
     thread = threading.Thread(
         target=contextvars.copy_context().run, args=(other_thread,), name="classement-a-cote"
     )
     token = _EMIT.set(blocks.line)
+    ready = APART_READY.set(apart.wait)  # the chain's steps reading them wait there
     started = time.perf_counter()
+    chain_failure: BaseException | None = None
     try:
         thread.start()
         try:
@@ -906,28 +909,34 @@ def _beside(
                 instance,
                 timings,
                 without=chain_without,
-                before=chain_may_go,
+                before=go_on,
             )
-        except BaseException:
+        except BaseException as err:
+            chain_failure = err
             stop.set()
-            raise
         finally:
             blocks.flush()
             thread.join()
             timings[SEASONS.partition] = time.perf_counter() - started
     finally:
+        APART_READY.reset(ready)
         _EMIT.reset(token)
         cursor.close()
     timings.update(other_timings)
-    if failures:
-        raise failures[0]
+    if failures:  # the other thread's first: a chain's step waiting for it failed after it
+        raise failures[0] from chain_failure
+    if chain_failure is not None:
+        raise chain_failure
 
 
 def _reports_written(timings: dict[str, float]) -> None:
     """Wait for the reports the build's worker is rendering (`pipelines.reports.background`:
     season reports, circuit pages): the time waited in `timings["season_reports_wait"]`."""
     background = background_reports.CURRENT.get()
-    if background is None or not background.pending:
+    if background is None:
+        return
+    if not background.pending:
+        background.finish()  # at once: a report that failed meanwhile fails the build here
         return
     started = time.perf_counter()
     background.finish()

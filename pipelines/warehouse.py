@@ -239,8 +239,9 @@ class Warehouse:
         whatever the build writes afterwards (DuckDB's snapshot isolation; the transaction
         starts at its first read of the catalog, not at `BEGIN`). Usable from another
         thread, one at a time; the caller ends it (`release`)."""
-        key = self.path.resolve()
-        held = _thread_cursor(key) or _HELD.get(key)
+        # of the held connection itself, never of a thread's cursor (`serving`): closing a
+        # cursor closes the cursors taken from it, and a snapshot outlives that thread's work
+        held = _HELD.get(self.path.resolve())
         if held is None:
             raise RuntimeError(f"{self.path}: a snapshot is taken within a build's held connection")
         cursor = held.cursor()

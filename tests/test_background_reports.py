@@ -182,3 +182,29 @@ def test_the_worker_keeps_a_whole_table_while_its_digest_stays() -> None:
     assert plain.read(sql)["n"][0] == 3 and plain.read(sql)["n"][0] == 4
     assert remote.read('SELECT * FROM "players" WHERE 1 = ?', [1])["n"][0] == 5
     background._KEPT.clear()
+
+
+def test_a_report_that_failed_before_the_build_waits_still_fails_it(
+    sample_site: Path, tmp_path: Path
+) -> None:
+    """The build's last wait for its reports (`pipelines.build._reports_written`) raises a
+    report that failed while nothing was pending any longer (the year's circuit pages
+    rendered, and failed, before the player pages ended): it used to return at once."""
+    from pipelines.build import _reports_written
+
+    warehouse = _copy(sample_site, tmp_path)
+    season = _seasons(sample_site)[-1]
+    with warehouse.held():
+        with warehouse.connect() as con:
+            con.execute('ALTER TABLE cote_history RENAME COLUMN "cote_after" TO "cote_renommee"')
+        with BackgroundReports() as reports:
+            reports.submit(warehouse, season, tmp_path / "reports", load_parameters())
+            with reports._done:
+                reports._done.wait_for(lambda: reports._pending == 0)
+            assert reports.pending == 0
+            token = background.CURRENT.set(reports)
+            try:
+                with pytest.raises(ReportFailedError, match=f"rapport de la saison {season}"):
+                    _reports_written({})
+            finally:
+                background.CURRENT.reset(token)

@@ -87,7 +87,7 @@ def test_a_build_beside_writes_the_tables_of_a_build_in_turn(
     assert steps(said) == steps(lines)
 
 
-@pytest.mark.parametrize("side", ["year", "chain"])
+@pytest.mark.parametrize("side", ["year", "apart", "chain"])
 def test_a_failure_on_either_side_fails_the_build_and_keeps_the_warehouse(
     side: str, raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -103,6 +103,14 @@ def test_a_failure_on_either_side_fails_the_build_and_keeps_the_warehouse(
 
         monkeypatch.setattr(circuits, "compute_year", fails)
         expected = "calendrier illisible"
+    elif side == "apart":  # a family apart: the chain's steps waiting for it fail after it
+        import pipelines.plan.season as plan
+
+        def wrong(*_args: object, **_kwargs: object) -> None:
+            raise ValueError("feuille de partie illisible (essai)")
+
+        monkeypatch.setattr(plan, "audit_game_sheets", wrong)
+        expected = "feuille de partie illisible"
     else:  # in the seasons' chain, while the other thread works
         import pipelines.plan.season as plan
 

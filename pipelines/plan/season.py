@@ -632,6 +632,10 @@ FAMILY_NAMES = tuple(f.name for f in FAMILIES)
 # A build computes them apart from the season's chain, beside it (`pipelines.build`);
 # `tests/test_season_plan.py` checks it.
 APART = ("elo", "mort_subite", "game_sheets", "quality")
+# The families of the chain that read a table of those apart (the Elo ranking: the Elo
+# history): computed beside the chain, they wait for them (as do the season's report and
+# its record, which read every table of the season).
+AFTER_APART = ("elo_ranking",)
 
 
 def family_tables(names: Iterable[str]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ embedded once), `<season>/rapport-<season>.pdf`, `index.html`, `joueurs/<licence
 # No `from __future__ import annotations`: Dagster inspects the `context` annotation.
 import dagster as dg
 
+from pipelines.defs.seasons.plan import wait_for_apart
 from pipelines.partitions import season_partitions
 from pipelines.progress import throttled
 from pipelines.reports import background as background_reports
@@ -50,6 +51,7 @@ def season_report(
     """The season's report in French, one self-contained HTML page (works offline): rating
     trajectories with a player search, distributions with their bars, series cascade."""
     season = context.partition_key
+    wait_for_apart(season)  # a build computing some of the season's tables beside the chain
     sections = ", ".join(s.key for s in discover())
     background = background_reports.CURRENT.get()
     if background is not None:  # a build's run: written by its worker meanwhile

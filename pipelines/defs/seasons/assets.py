@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from pipelines.defs.seasons.plan import forget_run
+from pipelines.defs.seasons.plan import forget_run, wait_for_apart
 from pipelines.partitions import REPORT_GROUP, season_partitions
 from pipelines.resources import WAREHOUSE_POOL, WarehouseResource
 from pipelines.staleness import SEASONS, record_build
@@ -36,4 +36,5 @@ def season_builds(context: dg.AssetExecutionContext, warehouse: WarehouseResourc
     from, so that a season is rebuilt only when one of them changes. The run's season
     steps are done: the inputs they shared are dropped."""
     forget_run(context.run.run_id)
+    wait_for_apart(context.partition_key)  # (already done when the report waited for them)
     record_build(warehouse.warehouse, SEASONS, context.partition_key, warehouse.parameters)

@@ -22,9 +22,34 @@ Decisions taken here (issue 25, the season steps of a full build):
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from contextvars import ContextVar
 
-from pipelines.plan.season import Frames, SeasonInputs, compute_season
+from pipelines.plan.season import AFTER_APART, Frames, SeasonInputs, compute_season
 from pipelines.resources import WarehouseResource
+
+# Set by a build computing the season's families apart (`pipelines.plan.season.APART`) in
+# another thread (`pipelines.build._beside`): waits until they are computed for a season,
+# False when that thread failed. A step reading their tables asks first (`wait_for_apart`).
+APART_READY: ContextVar[Callable[[str], bool] | None] = ContextVar(
+    "classement_apart_ready", default=None
+)
+
+
+class ApartFailedError(RuntimeError):
+    """The thread computing a season's families apart failed (the build raises its error)."""
+
+
+def wait_for_apart(season: str) -> None:
+    """Return once the season's families apart are in the warehouse (at once outside such a
+    build: they ran before, in the same run or an earlier one)."""
+    ready = APART_READY.get()
+    if ready is not None and not ready(season):
+        raise ApartFailedError(
+            f"saison {season} : les tables calculées à côté (Elo, Mort Subite, feuilles de "
+            "partie, constats) ont échoué"
+        )
+
 
 # The inputs shared by the season assets of the current run of this thread: `shared`,
 # (run id, warehouse file, season, inputs).
@@ -60,6 +85,8 @@ def season_family(
     tables; the tables and the inputs read (for the asset's checks). The assets of the
     same run (`run_id`) share their inputs."""
     wh = warehouse.warehouse
+    if family in AFTER_APART:
+        wait_for_apart(season)
     inputs = _inputs(warehouse, season, run_id)
     tables = compute_season(inputs, [family])
     for name, frame in tables.items():
