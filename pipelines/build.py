@@ -33,7 +33,13 @@ from pipelines.build_state import (
 )
 from pipelines.collector import collector_thresholds
 from pipelines.ingest.bounds import LATE_DATE
-from pipelines.ingest.raw import listing, save_stated, stated
+from pipelines.ingest.cache import (
+    PARALLEL_FILES,
+    discard_prestarted,
+    ingest_cached,
+    prestart,
+)
+from pipelines.ingest.raw import Listing, listing, save_stated, stated
 from pipelines.locks import exclusive
 from pipelines.paths import default_cache, default_quarantine
 from pipelines.progress import PROGRESS, throttled
@@ -287,6 +293,45 @@ def run_build(
     warehouse_path.parent.mkdir(parents=True, exist_ok=True)
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
+    if len(seen.exports) >= PARALLEL_FILES and (full or not ingest_cached(cache)):
+        prestart()  # every export read in parallel: the workers start meanwhile
+    try:
+        return _run_build(
+            raw_dir,
+            warehouse_path,
+            reports_dir,
+            seen,
+            cache,
+            quarantine,
+            emit=emit,
+            instance=instance,
+            pdf=pdf,
+            reference_dir=reference_dir,
+            as_of=as_of,
+            full=full,
+            started=started,
+        )
+    finally:
+        discard_prestarted()
+
+
+def _run_build(
+    raw_dir: Path,
+    warehouse_path: Path,
+    reports_dir: Path,
+    seen: Listing,
+    cache: Path,
+    quarantine: Path,
+    *,
+    emit: Printer,
+    instance: dg.DagsterInstance | None,
+    pdf: bool,
+    reference_dir: Path | None,
+    as_of: dt.date | None,
+    full: bool,
+    started: float,
+) -> BuildSummary:
+    """`run_build` once the raw folder is listed (`seen`)."""
     reference_date = (as_of or dt.date.today()).isoformat()
     # the listing and the hashes stated below are the ingest's too (`pipelines.ingest.raw.stated`);
     # a file whose stat is the one it had when the last build hashed it is not read again
@@ -656,6 +701,7 @@ def _run_stages(
     emit(f"Lecture des exports de {resource.raw} …")
     started = time.perf_counter()
     result = _execute("ingest_exports", resource, instance)
+    discard_prestarted()  # (when the ingest read too few exports to take them)
     _add_steps(result, timings)
     resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)  # a held connection's log
     timings["ingest"] = time.perf_counter() - started

@@ -46,3 +46,32 @@ def test_workers_stage_the_files_as_one_call_does(
         assert staged.frames[kind].equals(frame), kind
     assert sum(r.rejected is not None for r in staged.records.values()) >= 1
     assert progress[-1] == (len(files), len(files)) and len(progress) == cache.STAGE_GROUPS
+
+
+def test_workers_started_ahead_are_taken_by_the_ingest_or_stopped(
+    raw: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build reading every export in parallel starts the workers first (`prestart`):
+    the next parallel staging takes them (the same rows), and a build that never used them
+    stops them (`discard_prestarted`)."""
+    seen = listing(raw)
+    files = cache._Files(dict(sorted(seen.exports)))
+    expected = stage_files(files, seen.refused, PARAMETERS.categories)
+    monkeypatch.setattr(cache, "PARALLEL_FILES", 1)
+    cache.prestart()
+    ahead = cache._PRESTARTED
+    assert ahead is not None
+    staged = cache._stage(files, seen.refused, PARAMETERS.categories, {}, None)
+    assert cache._PRESTARTED is None  # taken, and shut down with the staging
+    assert staged.records == expected.records
+    for kind, frame in expected.frames.items():
+        assert staged.frames[kind].equals(frame), kind
+    with pytest.raises(RuntimeError):  # shut down
+        ahead.submit(cache._warm)
+    cache.prestart()
+    unused = cache._PRESTARTED
+    assert unused is not None
+    cache.discard_prestarted()
+    assert cache._PRESTARTED is None
+    with pytest.raises(RuntimeError):
+        unused.submit(cache._warm)

@@ -301,12 +301,9 @@ def _stage(
                 companions,
             )
         )
-    context = multiprocessing.get_context("spawn")
     parts: list[Staged] = []
     done = 0
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(tasks)), mp_context=context, initializer=start_worker
-    ) as pool:
+    with _take_prestarted() or _new_pool(min(workers, len(tasks))) as pool:
         for part, (paths, _, _, _) in zip(pool.map(_stage_group, tasks), tasks, strict=True):
             parts.append(part)
             done += len(paths)
@@ -323,6 +320,56 @@ def _stage(
         frames[kind] = pl.concat(pieces, rechunk=True)
         del pieces
     return Staged(frames, records)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes started fresh ("spawn": the build process holds DuckDB's and
+    Polars' thread pools, never forked), Polars on one thread each (`start_worker`)."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=start_worker)
+
+
+# The pool a build started ahead (`prestart`), until the ingest takes it (`_stage`).
+_PRESTARTED: ProcessPoolExecutor | None = None
+
+
+def _warm() -> None:
+    """A prestarted worker's first task: unpickled, it imports this module (Polars, the
+    readers and checks), the cost a worker pays before its first group of files."""
+
+
+def prestart(workers: int = STAGE_WORKERS) -> None:
+    """Start the ingest's worker processes now, for a build that will read its exports in
+    parallel (`PARALLEL_FILES`): their start and imports (about a second each) run while
+    the build process lists and hashes the raw folder and imports Dagster, not while the
+    ingest waits for its first group (s20's full build, issue 25). The next parallel
+    `_stage` takes them; `discard_prestarted` stops them if none does."""
+    global _PRESTARTED
+    if _PRESTARTED is not None or workers < 2:
+        return
+    pool = _new_pool(workers)
+    for _ in range(workers):  # one task each: both processes spawned at once
+        pool.submit(_warm)
+    _PRESTARTED = pool
+
+
+def ingest_cached(cache: Path) -> bool:
+    """Whether the build cache folder `cache` (`pipelines.paths.default_cache`) holds what
+    an earlier ingest learnt (`ingest_folder`'s folder, `ingest/`)."""
+    return (cache / "ingest" / "manifest.json").exists()
+
+
+def _take_prestarted() -> ProcessPoolExecutor | None:
+    global _PRESTARTED
+    pool, _PRESTARTED = _PRESTARTED, None
+    return pool
+
+
+def discard_prestarted() -> None:
+    """Stop the prestarted workers that no ingest took (nothing changed, a failure)."""
+    pool = _take_prestarted()
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # a group of files to stage in a worker: their paths by key, the refused ones among them,
