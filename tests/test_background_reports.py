@@ -117,24 +117,29 @@ def test_the_switch_and_the_size_choose_the_background(
         background.wanted(warehouse)
 
 
+def _unrenderable(sample_site: Path, tmp_path: Path) -> tuple[Warehouse, str]:
+    """A copy of the sample's warehouse whose last season's report the worker cannot render
+    (a table with a column of another name), and that season."""
+    warehouse = _copy(sample_site, tmp_path)
+    with warehouse.connect() as con:
+        con.execute('ALTER TABLE cote_history RENAME COLUMN "cote_after" TO "cote_renommee"')
+    return warehouse, _seasons(sample_site)[-1]
+
+
 def test_a_report_that_fails_in_the_background_fails_the_build_naming_its_season(
     sample_site: Path, tmp_path: Path
 ) -> None:
     """A report the worker cannot render (a table of the warehouse with a column of another
     name) is raised by `finish` with its season and the worker's error; the next report
     asked for is refused at once."""
-    warehouse = _copy(sample_site, tmp_path)
-    season = _seasons(sample_site)[-1]
-    with warehouse.held():
-        with warehouse.connect() as con:
-            con.execute('ALTER TABLE cote_history RENAME COLUMN "cote_after" TO "cote_renommee"')
-        with BackgroundReports() as reports:
+    warehouse, season = _unrenderable(sample_site, tmp_path)
+    with warehouse.held(), BackgroundReports() as reports:
+        reports.submit(warehouse, season, tmp_path / "reports", load_parameters())
+        with pytest.raises(ReportFailedError, match=f"rapport de la saison {season}") as err:
+            reports.finish()
+        assert "cote_history" in str(err.value)
+        with pytest.raises(ReportFailedError):
             reports.submit(warehouse, season, tmp_path / "reports", load_parameters())
-            with pytest.raises(ReportFailedError, match=f"rapport de la saison {season}") as err:
-                reports.finish()
-            assert "cote_history" in str(err.value)
-            with pytest.raises(ReportFailedError):
-                reports.submit(warehouse, season, tmp_path / "reports", load_parameters())
     assert not report_path(tmp_path / "reports", season).exists()
 
 
@@ -192,19 +197,15 @@ def test_a_report_that_failed_before_the_build_waits_still_fails_it(
     rendered, and failed, before the player pages ended): it used to return at once."""
     from pipelines.build import _reports_written
 
-    warehouse = _copy(sample_site, tmp_path)
-    season = _seasons(sample_site)[-1]
-    with warehouse.held():
-        with warehouse.connect() as con:
-            con.execute('ALTER TABLE cote_history RENAME COLUMN "cote_after" TO "cote_renommee"')
-        with BackgroundReports() as reports:
-            reports.submit(warehouse, season, tmp_path / "reports", load_parameters())
-            with reports._done:
-                reports._done.wait_for(lambda: reports._pending == 0)
-            assert reports.pending == 0
-            token = background.CURRENT.set(reports)
-            try:
-                with pytest.raises(ReportFailedError, match=f"rapport de la saison {season}"):
-                    _reports_written({})
-            finally:
-                background.CURRENT.reset(token)
+    warehouse, season = _unrenderable(sample_site, tmp_path)
+    with warehouse.held(), BackgroundReports() as reports:
+        reports.submit(warehouse, season, tmp_path / "reports", load_parameters())
+        with reports._done:
+            reports._done.wait_for(lambda: reports._pending == 0)
+        assert reports.pending == 0
+        token = background.CURRENT.set(reports)
+        try:
+            with pytest.raises(ReportFailedError, match=f"rapport de la saison {season}"):
+                _reports_written({})
+        finally:
+            background.CURRENT.reset(token)
