@@ -33,12 +33,6 @@ from pipelines.build_state import (
 )
 from pipelines.collector import collector_thresholds
 from pipelines.ingest.bounds import LATE_DATE
-from pipelines.ingest.cache import (
-    PARALLEL_FILES,
-    discard_prestarted,
-    ingest_cached,
-    prestart,
-)
 from pipelines.ingest.raw import Listing, listing, save_stated, stated
 from pipelines.locks import exclusive
 from pipelines.paths import default_cache, default_quarantine
@@ -293,6 +287,9 @@ def run_build(
     warehouse_path.parent.mkdir(parents=True, exist_ok=True)
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
+    # the ingest's modules, loaded now (not with this module: `tests/test_startup.py`)
+    from pipelines.ingest.cache import PARALLEL_FILES, discard_prestarted, ingest_cached, prestart
+
     if len(seen.exports) >= PARALLEL_FILES and (full or not ingest_cached(cache)):
         prestart()  # every export read in parallel: the workers start meanwhile
     try:
@@ -701,6 +698,8 @@ def _run_stages(
     emit(f"Lecture des exports de {resource.raw} …")
     started = time.perf_counter()
     result = _execute("ingest_exports", resource, instance)
+    from pipelines.ingest.cache import discard_prestarted  # (loaded by the ingest)
+
     discard_prestarted()  # (when the ingest read too few exports to take them)
     _add_steps(result, timings)
     resource.warehouse.checkpoint(STAGE_CHECKPOINT_BYTES)  # a held connection's log
