@@ -731,22 +731,20 @@ def _run_partitions(
     the calendar years are computed in a thread of their own, beside the seasons' chain
     (`_beside`); else every stage in turn."""
     built: dict[str, list[str]] = {}
-    stale: dict[str, list[str]] = {}
     for stage in STAGES:
         job = defs.resolve_job_def(stage.job)
         keys = stale_partitions(
             resource.warehouse, stage, resource.reports, resource.parameters, every=full
         )
         built[stage.partition] = keys if job.nodes else []
-        stale[stage.partition] = built[stage.partition]
-    seasons, years = stale[SEASONS.partition], stale[YEARS.partition]
+    seasons, years = built[SEASONS.partition], built[YEARS.partition]
     if beside is not None and seasons:
         _beside(seasons, years, resource, emit, instance, beside, timings)
     else:
         for stage in STAGES:
-            if stale[stage.partition]:
+            if built[stage.partition]:
                 started = time.perf_counter()
-                _run_stage(stage, stale[stage.partition], resource, emit, instance, timings)
+                _run_stage(stage, built[stage.partition], resource, emit, instance, timings)
                 timings[stage.partition] = time.perf_counter() - started
     if (seasons or years) and resource.warehouse.needs_checkpoint(STAGE_CHECKPOINT_BYTES):
         _reports_written(timings)  # their snapshots would forbid the checkpoint
@@ -872,17 +870,16 @@ def _beside(
     """The seasons' chain in this thread; in another at once, each season's families that
     read only the ingest's tables and their own earlier seasons' (`pipelines.plan.season.
     APART`: the Elo, the Mort Subite challenge, the game-sheet audit, the data-quality
-    notes), then the calendar years (the regional
-    circuits read only the ingest's tables too, and write only their own). A season's steps
-    reading a table of the part apart wait for it (`pipelines.defs.seasons.plan.
-    wait_for_apart`: the Elo ranking, the report, the record), which mostly runs ahead. The
-    machine's second core computes them while the chain's single-threaded parts run
-    (`docs/scaling.md`). The other thread has its own cursor of the build's connection
-    (`Warehouse.serving`), its own Dagster instance (`beside`, with the ingest's dynamic
-    partitions) and its own progress logger; each partition's lines are printed as one
-    block when its run ends (`_Blocks`). A failure in either thread stops the other after
-    its current partition and is raised once both are done (the other thread's first: a
-    step of the chain waiting for it fails after it)."""
+    notes), then the calendar years (the regional circuits read only the ingest's tables
+    too, and write only their own). A season's steps reading a table of the part apart wait
+    for it (`pipelines.defs.seasons.plan.wait_for_apart`: the Elo ranking, the report, the
+    record), which mostly runs ahead. The machine's second core computes them while the
+    chain's single-threaded parts run (`docs/scaling.md`). The other thread has its own
+    cursor of the build's connection (`Warehouse.serving`), its own Dagster instance
+    (`beside`, with the ingest's dynamic partitions) and its own progress logger; each
+    partition's lines are printed as one block when its run ends (`_Blocks`). A failure in
+    either thread stops the other after its current partition and is raised once both are
+    done (the other thread's first: a step of the chain waiting for it fails after it)."""
     _import_dagster()
     # the code location's, imported with Dagster (`_import_dagster`)
     from pipelines.defs.seasons.plan import APART_READY

@@ -630,7 +630,7 @@ FAMILY_NAMES = tuple(f.name for f in FAMILIES)
 # The families that read the ingest's tables only, and their own earlier seasons' (the
 # Elo, its prior ratings): no table of another family, this season's or an earlier one's.
 # A build computes them apart from the season's chain, beside it (`pipelines.build`);
-# `tests/test_season_plan.py` checks it.
+# `tests/test_build_beside.py` checks it.
 APART = ("elo", "mort_subite", "game_sheets", "quality")
 # The families of the chain that read a table of those apart (the Elo ranking: the Elo
 # history): computed beside the chain, they wait for them (as do the season's report and
