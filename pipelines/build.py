@@ -33,7 +33,7 @@ from pipelines.build_state import (
 )
 from pipelines.collector import collector_thresholds
 from pipelines.ingest.bounds import LATE_DATE
-from pipelines.ingest.raw import Listing, listing, save_stated, stated
+from pipelines.ingest.raw import listing, save_stated, stated
 from pipelines.locks import exclusive
 from pipelines.paths import default_cache, default_quarantine
 from pipelines.progress import PROGRESS, throttled
@@ -288,53 +288,20 @@ def run_build(
     quarantine = quarantine_dir or default_quarantine(warehouse_path)
     cache = default_cache(warehouse_path)
     # the ingest's modules, loaded now (not with this module: `tests/test_startup.py`)
-    from pipelines.ingest.cache import PARALLEL_FILES, discard_prestarted, ingest_cached, prestart
+    from pipelines.ingest.cache import PARALLEL_FILES, ingest_cached, workers_ahead
 
-    if len(seen.exports) >= PARALLEL_FILES and (full or not ingest_cached(cache)):
-        prestart()  # every export read in parallel: the workers start meanwhile
-    try:
-        return _run_build(
-            raw_dir,
-            warehouse_path,
-            reports_dir,
-            seen,
-            cache,
-            quarantine,
-            emit=emit,
-            instance=instance,
-            pdf=pdf,
-            reference_dir=reference_dir,
-            as_of=as_of,
-            full=full,
-            started=started,
-        )
-    finally:
-        discard_prestarted()
-
-
-def _run_build(
-    raw_dir: Path,
-    warehouse_path: Path,
-    reports_dir: Path,
-    seen: Listing,
-    cache: Path,
-    quarantine: Path,
-    *,
-    emit: Printer,
-    instance: dg.DagsterInstance | None,
-    pdf: bool,
-    reference_dir: Path | None,
-    as_of: dt.date | None,
-    full: bool,
-    started: float,
-) -> BuildSummary:
-    """`run_build` once the raw folder is listed (`seen`)."""
+    # every export read in parallel: the ingest's workers start meanwhile
+    ahead = len(seen.exports) >= PARALLEL_FILES and (full or not ingest_cached(cache))
     reference_date = (as_of or dt.date.today()).isoformat()
     # the listing and the hashes stated below are the ingest's too (`pipelines.ingest.raw.stated`);
     # a file whose stat is the one it had when the last build hashed it is not read again
     # (`raw_hashes.json`), but in a full build
     known = cache / RAW_HASHES
-    with exclusive(warehouse_path), stated(raw_dir, seen, None if full else known):
+    with (
+        exclusive(warehouse_path),
+        workers_ahead(ahead),
+        stated(raw_dir, seen, None if full else known),
+    ):
         if recover(warehouse_path, reports_dir, emit):
             forget_state(cache)
         params = load_parameters(reference_dir)

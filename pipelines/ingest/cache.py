@@ -27,6 +27,7 @@ import multiprocessing
 import os
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -370,6 +371,18 @@ def discard_prestarted() -> None:
     pool = _take_prestarted()
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def workers_ahead(wanted: bool) -> Iterator[None]:
+    """`prestart` the ingest's workers when `wanted`, and stop them at the end of the block
+    if no ingest took them (`discard_prestarted`)."""
+    if wanted:
+        prestart()
+    try:
+        yield
+    finally:
+        discard_prestarted()
 
 
 # a group of files to stage in a worker: their paths by key, the refused ones among them,
