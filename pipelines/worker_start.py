@@ -18,9 +18,17 @@ from typing import Any
 POLARS_THREADS = "1"
 
 
-def start_worker() -> None:
-    """The initializer of a worker process, before it imports Polars."""
+# What a pool gave each of its workers once when starting them (`start_worker`'s
+# `shared`), for the tasks that all need it: the player pages' events (`player_pages._Pool`).
+SHARED: object = None
+
+
+def start_worker(shared: object = None) -> None:
+    """The initializer of a worker process, before it imports Polars; `shared`, what its
+    pool gives every worker once (`SHARED`), is unpickled before: it must not need Polars."""
+    global SHARED
     os.environ["POLARS_MAX_THREADS"] = POLARS_THREADS
+    SHARED = shared
 
 
 def resolve(target: str) -> Callable[..., Any]:

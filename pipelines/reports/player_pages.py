@@ -87,11 +87,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
-from pipelines import cache_json
+from pipelines import cache_json, worker_start
 from pipelines.build_state import code_digest
 from pipelines.reports.cells import Cell, table_shell, with_cells
 from pipelines.reports.charts import (
@@ -1401,11 +1401,7 @@ def _event_cells(d: _PlayerData, players: pl.Series) -> dict[str, str]:
     part = d.duplicate.frame.filter(pl.col("player_id").is_in(players.implode()))
     if part.height == 0:
         return {}
-    events = pl.DataFrame(
-        [(tid, *values) for tid, values in sorted(d.events.items())],
-        schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
-        orient="row",
-    )
+    events = _events_frame(d.events)
     keys = ["player_id", "season"]
     # an event the tournaments do not name is shown by its id, undated, of weight 1
     part = (
@@ -1659,16 +1655,38 @@ def page_digests(d: _PlayerData, code: str) -> dict[str, str]:
     return digests
 
 
+# the last events made a frame (`_events_frame`), with the mapping they were made from
+_EVENTS_FRAME: tuple[Mapping[str, Any], pl.DataFrame] | None = None
+
+
+def _events_frame(events: Mapping[str, tuple[str, dt.date | None, float]]) -> pl.DataFrame:
+    """The events (`_Shared.events`: id → name, end, weight) as a frame (`tournament_id,
+    name, end, w`, by id), made once for every chunk that reads the same mapping (every
+    chunk of a build, in the build process and in each worker: s20's 24,352 events made a
+    frame from Python rows twice a chunk, 54 times, about 2 CPU-s). The mapping is never
+    changed once made; the one kept here is held, so no other can take its identity."""
+    global _EVENTS_FRAME
+    if _EVENTS_FRAME is None or _EVENTS_FRAME[0] is not events:
+        frame = pl.DataFrame(
+            [(tid, *values) for tid, values in sorted(events.items())],
+            schema={
+                "tournament_id": pl.String,
+                "name": pl.String,
+                "end": pl.Date,
+                "w": pl.Float64,
+            },
+            orient="row",
+        )
+        _EVENTS_FRAME = (events, frame)
+    return _EVENTS_FRAME[1]
+
+
 def _event_rows(d: _PlayerData) -> PlayerRows:
     """Each player's duplicate events with the name, date and weight the page shows."""
     if d.duplicate.frame is None:
         return PlayerRows(None, {}, {})
-    events = pl.DataFrame(
-        [(tid, *values) for tid, values in sorted(d.events.items())],
-        schema={"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64},
-        orient="row",
-    )
     rows = d.duplicate.frame.select("player_id", "tournament_id")
+    events = _events_frame(d.events)
     return by_player(rows.join(events, on="tournament_id", how="left"))
 
 
@@ -1700,7 +1718,10 @@ def write_player_pages(
     }
     rendered = 0
     warehouse = data._warehouse
-    with warehouse.connect(read_only=True) as connection, _Pool(workers) as pool:
+    with (
+        warehouse.connect(read_only=True) as connection,
+        _Pool(workers, common.events) as pool,
+    ):
         before = _read_sources(folder / SOURCES_FILE)
         state, flagged = _sources(connection, common, code, before)
         # a page whose sources did not change keeps the digest it was rendered with
@@ -1862,14 +1883,19 @@ def _part(d: _PlayerData, group: list[str], players: pl.Series) -> _PlayerData:
     return dataclasses.replace(d, players=d.players.clear(), names=names, blocks=blocks, **changes)
 
 
-# a worker's task: the chunk's data, its players and their pages' paths
-_Task = tuple[_PlayerData, list[str], list[str]]
+# a worker's task: the chunk's data, its players, their pages' paths, and whether its
+# events are those the worker was given when started (`worker_start.SHARED`: sent once, not
+# with each of the 27 chunks of s20, 1.5 MB of Python objects each)
+_Task = tuple[_PlayerData, list[str], list[str], bool]
 
 
 def _render_chunk(task: _Task) -> int:
     """In a worker: build the long tables of a chunk's players, render and write their
     pages."""
-    d, group, paths = task
+    d, group, paths, given = task
+    if given:
+        events = cast(Mapping[str, tuple[str, dt.date | None, float]], worker_start.SHARED)
+        d = dataclasses.replace(d, events=events)
     _render_group(d, group, [Path(p) for p in paths])
     return len(group)
 
@@ -1879,15 +1905,21 @@ class _Pool:
     its first chunk to render (a new tournament renders its pages in this process and
     starts none). The build process holds DuckDB's and Polars' thread pools: the workers are
     started fresh ("spawn"), never forked. A worker gets a chunk's rows cut down to the
-    players it renders (`_part`, pickled); at most `workers` + 1 chunks are in flight:
+    players it renders (`_part`, pickled; its tables as LZ4-compressed Arrow,
+    `PlayerRows.__reduce__`; the events every chunk shares given once to each worker when it
+    starts, `events`, and left out of the chunks); at most `workers` + 1 chunks are in flight:
     the memory held is a few chunks', not the site's. A worker that dies (killed for want
     of memory, say) fails the build at once (`BrokenProcessPool`): a `multiprocessing.Pool`
     would wait for its chunk for ever."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(
+        self, workers: int, events: Mapping[str, tuple[str, dt.date | None, float]] | None = None
+    ) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._pending: deque[Future[int]] = deque()
+        # every chunk's events (`_Shared`): given to each worker once, when it starts
+        self._events = events
 
     def __enter__(self) -> _Pool:
         return self
@@ -1901,13 +1933,17 @@ class _Pool:
     def render(self, d: _PlayerData, todo: list[str], paths: Sequence[Path]) -> None:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
+            shared = None if self._events is None else dict(self._events)
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=start_worker
+                self.workers, mp_context=context, initializer=start_worker, initargs=(shared,)
             )
+        part = _part(d, todo, pl.Series(todo, dtype=pl.String))
+        given = self._events is not None and part.events is self._events
         task: _Task = (
-            _part(d, todo, pl.Series(todo, dtype=pl.String)),
+            dataclasses.replace(part, events={}) if given else part,
             todo,
             [str(p) for p in paths],
+            given,
         )
         self._pending.append(self._pool.submit(_render_chunk, task))
         while len(self._pending) > self.workers:
