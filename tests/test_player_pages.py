@@ -637,3 +637,35 @@ def test_a_season_file_is_written_again_only_when_its_sources_changed(
     ).filter(pl.col("season") == season)
     text = season_file_text(season, records.select("player_id", "record").iter_rows())
     assert now[f"{season}.js"] == text.encode("utf-8")
+
+
+def test_a_players_rows_sent_to_a_worker_arrive_whole_and_compressed() -> None:
+    """A `PlayerRows` pickled for a page worker (`PlayerRows.__reduce__`: its frame as
+    LZ4-compressed Arrow) arrives with the same rows, column types, spans and digests; its
+    repetitive rows (a chunk's results repeat each tournament's and player's columns) take
+    a fraction of what Polars' own pickle of the frame takes; an empty one stays empty."""
+    import datetime as dt
+    import pickle
+
+    from pipelines.reports.player_blocks import PlayerRows
+
+    n = 3_000
+    frame = pl.DataFrame(
+        {
+            "player_id": [f"P{i % 300:04d}" for i in range(n)],
+            "tournament_name": ["Festival de Vichy"] * n,
+            "end_date": [dt.date(2043, 1, 1) + dt.timedelta(days=i % 40) for i in range(n)],
+            "score": list(range(n)),
+            "wins": [None if i % 7 == 0 else i / 2 for i in range(n)],
+            "series": pl.Series(["1A", "2B", "3C"] * (n // 3), dtype=pl.Categorical),
+        }
+    ).sort("player_id", maintain_order=True)
+    rows = by_player(frame)
+    back = pickle.loads(pickle.dumps(rows))
+    assert isinstance(back, PlayerRows) and back.frame is not None
+    assert_frame_equal(back.frame, frame)
+    assert dict(back._spans) == dict(rows._spans) and back.digests == rows.digests
+    assert_frame_equal(back["P0042"], rows["P0042"])
+    assert len(pickle.dumps(rows)) < len(pickle.dumps(frame)) / 3
+    empty = pickle.loads(pickle.dumps(PlayerRows(None, {}, {})))
+    assert empty.frame is None and len(empty) == 0 and empty.digests == {}

@@ -1657,6 +1657,7 @@ def page_digests(d: _PlayerData, code: str) -> dict[str, str]:
 
 # the last events made a frame (`_events_frame`), with the mapping they were made from
 _EVENTS_FRAME: tuple[Mapping[str, Any], pl.DataFrame] | None = None
+_EVENTS_SCHEMA = {"tournament_id": pl.String, "name": pl.String, "end": pl.Date, "w": pl.Float64}
 
 
 def _events_frame(events: Mapping[str, tuple[str, dt.date | None, float]]) -> pl.DataFrame:
@@ -1667,17 +1668,8 @@ def _events_frame(events: Mapping[str, tuple[str, dt.date | None, float]]) -> pl
     changed once made; the one kept here is held, so no other can take its identity."""
     global _EVENTS_FRAME
     if _EVENTS_FRAME is None or _EVENTS_FRAME[0] is not events:
-        frame = pl.DataFrame(
-            [(tid, *values) for tid, values in sorted(events.items())],
-            schema={
-                "tournament_id": pl.String,
-                "name": pl.String,
-                "end": pl.Date,
-                "w": pl.Float64,
-            },
-            orient="row",
-        )
-        _EVENTS_FRAME = (events, frame)
+        rows = [(tid, *values) for tid, values in sorted(events.items())]
+        _EVENTS_FRAME = (events, pl.DataFrame(rows, schema=_EVENTS_SCHEMA, orient="row"))
     return _EVENTS_FRAME[1]
 
 
