@@ -598,12 +598,12 @@ def _run_config() -> dict[str, Any]:
 
 
 @cache
-def _ephemeral_instance(stage: str = "") -> dg.DagsterInstance:
+def _ephemeral_instance(thread: str = "") -> dg.DagsterInstance:
     """The in-memory Dagster instance the builds of this process run in (one is enough: each
     build's ingest sets its dynamic partitions to those of its raw folder); its event log
-    keeps the run events only (`pipelines.instance`). `stage`: the instance of a stage
-    computed in a thread of its own (`_beside`): an in-memory instance's run storage is not
-    shared between threads."""
+    keeps the run events only (`pipelines.instance`). `thread`: the instance of the stages
+    computed in a thread of their own (`_beside`): an in-memory instance's run storage is
+    not shared between threads."""
     _import_dagster()
     return build_instance()
 
@@ -634,9 +634,10 @@ def _materialise(
     warnings of a raw folder that shrank since `previous` (the last build's exports),
     which the home page's notice shows too. `full`: every partition, stale or not."""
     defs = _definitions()
-    # the years are computed beside the seasons in the build's own instances only (another
-    # instance's storage may not take two runs at once from one process)
-    beside = _ephemeral_instance(YEARS.partition) if instance is None else None
+    # the seasons' families apart and the years are computed beside the seasons' chain in the
+    # build's own instances only (another instance's storage may not take two runs at once
+    # from one process)
+    beside = _ephemeral_instance("beside") if instance is None else None
     instance = instance or _ephemeral_instance()
     token = _EMIT.set(emit)
     try:
@@ -805,7 +806,7 @@ class _Apart:
 
     def __init__(self) -> None:
         self._done: set[str] = set()
-        self._failed = False
+        self._ended = False  # the thread ended: no season is computed any more
         self._changed = threading.Condition()
 
     def done(self, season: str) -> None:
@@ -813,15 +814,16 @@ class _Apart:
             self._done.add(season)
             self._changed.notify_all()
 
-    def fail(self) -> None:
+    def end(self) -> None:
         with self._changed:
-            self._failed = True
+            self._ended = True
             self._changed.notify_all()
 
     def wait(self, season: str) -> bool:
-        """Wait until `season`'s part is computed: True; False if the thread failed."""
+        """Wait until `season`'s part is computed: True; False if the thread ended without
+        it (it failed, or stopped after the chain's failure)."""
         with self._changed:
-            self._changed.wait_for(lambda: season in self._done or self._failed)
+            self._changed.wait_for(lambda: season in self._done or self._ended)
             return season in self._done
 
 
@@ -897,7 +899,7 @@ def _beside(
             failures.append(err)
             stop.set()
         finally:
-            apart.fail()  # (no season waits for it any longer)
+            apart.end()  # (no season waits for it any longer)
             blocks.flush()
 
     thread = threading.Thread(
