@@ -669,3 +669,44 @@ def test_a_players_rows_sent_to_a_worker_arrive_whole_and_compressed() -> None:
     assert len(pickle.dumps(rows)) < len(pickle.dumps(frame)) / 3
     empty = pickle.loads(pickle.dumps(PlayerRows(None, {}, {})))
     assert empty.frame is None and len(empty) == 0 and empty.digests == {}
+
+
+def test_an_events_name_date_and_weight_are_those_of_its_row(
+    sample_site: Path, tmp_path: Path
+) -> None:
+    """What a page writes of an event (`_event_weights`): its name, else its id (no name, or
+    an empty one), its last day, and its coefficient (the export's, else its category's,
+    else the default): made column by column, the mapping of the events' rows read one by
+    one."""
+    import duckdb
+
+    from pipelines.reports.data import ReportData
+    from transforms.series import event_coefficients
+
+    copy = tmp_path / "w.duckdb"
+    shutil.copy2(sample_site / "w.duckdb", copy)
+    with duckdb.connect(str(copy)) as connection:
+        ids = [r[0] for r in connection.sql("SELECT tournament_id FROM tournaments").fetchall()]
+        connection.execute(
+            "UPDATE tournaments SET tournament_name = NULL WHERE tournament_id = ?", [ids[0]]
+        )
+        connection.execute(
+            "UPDATE tournaments SET tournament_name = '' WHERE tournament_id = ?", [ids[1]]
+        )
+    data = ReportData.open(copy)
+    events = data.tournaments()
+    params = data.params.series
+    weights = dict(event_coefficients(events, params).iter_rows())
+    expected = {
+        r["tournament_id"]: (
+            r["tournament_name"] or r["tournament_id"],
+            r["end_date"],
+            float(weights[r["tournament_id"]]),
+        )
+        for r in events.iter_rows(named=True)
+    }
+    made = player_pages._event_weights(data)
+    assert made == expected
+    assert made[ids[0]][0] == ids[0] and made[ids[1]][0] == ids[1]
+    assert {type(w) for _, _, w in made.values()} == {float}
+    assert len({w for _, _, w in made.values()}) > 1  # the sample's events weigh differently

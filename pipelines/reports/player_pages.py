@@ -195,7 +195,7 @@ def _event_weights(data: ReportData) -> dict[str, tuple[str, dt.date | None, flo
     events = data.tournaments()
     ident = pl.col("tournament_id")
     name = pl.col("tournament_name").cast(pl.String)
-    # column by column, not row by row (24,352 events at federation scale: 0.25 s a build)
+    # column by column, not row by row (s20's 24,355 events: 0.12 -> 0.02 s a build)
     columns = events.select(
         ident,
         pl.when(name.is_null() | (name == "")).then(ident).otherwise(name).alias("name"),
