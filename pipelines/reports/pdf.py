@@ -69,6 +69,23 @@ without a gain beyond the noise: collapsed borders printed separate (layout 3.65
 screen's layout once measured (no gain: the style and layout back after the printing
 move to other threads), a tab 200 px high (less to raster, within the noise). Tagged
 PDF and outline are already off (Playwright's defaults).
+Where the 62 PDFs of s20 go now (7 December 2026, 17:58, `python -m benchmarks.pdf_print`
+on the bench's reports, Chromium's headless shell): the 20 season reports 146 CPU-s of
+Chromium (135 of them its renderers) in 80 s of wall-clock time, 7.3 CPU-s a report; the 42
+circuit pages 46 CPU-s in 29 s, 1.1 a page. One season report of 20,000 players traced
+(plotly.js compiled afresh, as for the first two of a build): loading 3.3 s of its
+renderer's main thread (plotly.js 1.26 s, its charts 1.3 s, of which 0.48 s the French
+classification's scatter), printing 5.3 s (layout 2.2 s, the PDF's pages made and sent
+1.0 s, painting 0.5, style 0.75, pre-paint 0.26). The same page without its charts printed in
+4.0 s, with its charts and its long lists cut to 100 rows in 1.5 s: the whole-field lists
+are ~4 s of a report's printing, and that is their layout, not their fragmentation into
+pages (the same lists on 22 pages 200 inches high: 3.4 and 4.0 s, against 3.8 and 4.0 s on
+307 A4 pages). `table-layout: fixed` with the widths the first rows gave: no gain (4.4 and
+5.4 s against 5.0 and 5.1). Printing three pages at once rather than two: no gain on the
+circuit pages (32.9 s against 32.4). What would make the PDFs fit the bench's 150 s (about
+60 s of printing beside a 90 s build, half of today's ~190 CPU-s): the whole-field lists
+typeset by something that lays out 11,600 rows in well under a second (Typst took 4.3 to
+5.8 s), the rest of each report still printed by Chromium.
 """
 
 from __future__ import annotations
