@@ -14,6 +14,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -407,27 +408,40 @@ def _build(
     full: bool = False,
 ) -> BuildSummary:
     """The build proper, in staging copies published at the end (`run_build`)."""
-    _import_dagster()
+    # the ingest's cache, read by a thread of its own while the build starts
+    from pipelines.ingest.cache import reading_ahead
+
     timings: dict[str, float] = {}
     started = time.perf_counter()
     staging = _staging_file(warehouse_path)
     reports_staging = reports_dir.with_name(f"{reports_dir.name}.building-{os.getpid()}")
     try:
-        previous = previous_exports(warehouse_path)
-        _stage_reports(reports_dir, reports_staging)
-        timings["staging"] = time.perf_counter() - started
-        resource = WarehouseResource(
-            raw_dir=str(raw_dir),
-            warehouse_path=str(staging),
-            reports_dir=str(reports_staging),
-            quarantine_dir=str(quarantine),
-            cache_dir=str(default_cache(warehouse_path)),
-            reference_dir=str(params.folder),
-            as_of=as_of,
-        )
-        with Warehouse(staging).held():
-            built, warnings = _materialise(resource, emit, instance, timings, previous, full=full)
-            summary = _summary(Warehouse(staging), warehouse_path, reports_dir, quarantine, built)
+        with reading_ahead(default_cache(warehouse_path) / "ingest", params):
+            with ThreadPoolExecutor(1, thread_name_prefix="classement-staging") as pool:
+                # the staging copies (system calls) and the last build's exports (a read of
+                # DuckDB) made while Dagster and the code location are imported (Python)
+                copies = pool.submit(
+                    _staging_copies, warehouse_path, staging, reports_dir, reports_staging
+                )
+                _import_dagster()
+                previous = copies.result()
+            timings["staging"] = time.perf_counter() - started
+            resource = WarehouseResource(
+                raw_dir=str(raw_dir),
+                warehouse_path=str(staging),
+                reports_dir=str(reports_staging),
+                quarantine_dir=str(quarantine),
+                cache_dir=str(default_cache(warehouse_path)),
+                reference_dir=str(params.folder),
+                as_of=as_of,
+            )
+            with Warehouse(staging).held():
+                built, warnings = _materialise(
+                    resource, emit, instance, timings, previous, full=full
+                )
+                summary = _summary(
+                    Warehouse(staging), warehouse_path, reports_dir, quarantine, built
+                )
         summary.timings = timings
         summary.warnings = warnings
         publish(Publish.of(staging, warehouse_path, reports_staging, reports_dir), warehouse_path)
@@ -442,17 +456,28 @@ def _build(
 
 
 def _staging_file(warehouse_path: Path) -> Path:
-    """A staging copy of the warehouse with a name of its own (never another build's)."""
+    """The name of the warehouse's staging copy, its own (never another build's): an empty
+    file until `_staging_copies` copies the warehouse there."""
     fd, name = tempfile.mkstemp(
         prefix=f".{warehouse_path.name}.", suffix=".building", dir=warehouse_path.parent
     )
     os.close(fd)
-    staging = Path(name)
+    return Path(name)
+
+
+def _staging_copies(
+    warehouse_path: Path, staging: Path, reports_dir: Path, reports_staging: Path
+) -> pl.DataFrame | None:
+    """The warehouse copied to `staging` (no file there without a warehouse yet), the
+    reports staged (`_stage_reports`); returns the exports the last build read
+    (`previous_exports`)."""
     if warehouse_path.exists():
         shutil.copy2(warehouse_path, staging)
     else:
         staging.unlink()
-    return staging
+    previous = previous_exports(warehouse_path)
+    _stage_reports(reports_dir, reports_staging)
+    return previous
 
 
 def _stage_reports(reports: Path, staging: Path) -> None:

@@ -10,6 +10,7 @@ import datetime as dt
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from pipelines.ingest import cache
 from pipelines.ingest.batch import IngestResult, season_fingerprints, year_fingerprints
@@ -111,3 +112,35 @@ def test_a_removed_file_or_another_date_checks_every_file(raw: Path, tmp_path: P
     )
     assert before.added is None
     assert "2023-2024/D8.csv" in before.rejected
+
+
+def test_the_cache_read_ahead_is_taken_up_once_and_only_for_its_folder(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build reads the ingest's cache ahead while it starts (`reading_ahead`): its
+    ingest takes that read up rather than reading the cache again, with the same result;
+    an ingest of another folder reads its own."""
+    folder = tmp_path / "cache"
+    _ingest(raw, folder)  # the cache written
+    later = raw / "2024-2025"
+    later.mkdir()
+    (later / "D7.csv").write_text(
+        results_csv("D7", PLAYERS, date="2025-01-19", discipline="duplicate"), encoding="utf-8"
+    )
+    reads: list[Path] = []
+    load = cache._load
+
+    def counted(where: Path, version: str) -> object:
+        reads.append(where)
+        return load(where, version)
+
+    monkeypatch.setattr(cache, "_load", counted)
+    with cache.reading_ahead(folder, PARAMETERS):
+        result = _ingest(raw, folder)  # equal to a fresh ingest (`_ingest`)
+        assert reads == [folder]  # the read ahead, not a second one
+        assert result.added is not None and result.added.paths == {"2024-2025/D7.csv"}
+        other = tmp_path / "other"
+        _ingest(raw, other)
+        assert reads == [folder, other]
+        _ingest(raw, folder)  # the read ahead was taken: this one reads the cache itself
+        assert reads == [folder, other, folder]

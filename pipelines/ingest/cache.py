@@ -26,8 +26,9 @@ import hashlib
 import multiprocessing
 import os
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,6 +104,56 @@ def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat], Parts] |
     except (OSError, cache_json.CacheUnreadable, pl.exceptions.PolarsError):
         return None  # a damaged cache is only a cost: read everything again
     return Staged(frames, data.records), data.stats, data.parts
+
+
+_Loaded = tuple[Staged, dict[str, Stat], Parts] | None
+
+
+@dataclass
+class _Ahead:
+    """The cache read ahead by `reading_ahead`: its folder and the read's future, taken once."""
+
+    folder: Path
+    future: Future[tuple[str, _Loaded]] | None
+
+
+_AHEAD: ContextVar[_Ahead | None] = ContextVar("classement_ingest_cache_ahead", default=None)
+
+
+@contextmanager
+def reading_ahead(folder: Path, params: Parameters) -> Iterator[None]:
+    """Within a build: the cache of `folder` read (`_load`, its code version computed) by a
+    thread of its own from now on, which the build's `ingest_folder` of that folder takes
+    up instead of reading it again. A build starts with about two seconds of one core
+    (Dagster and the code location imported, the staging copies made, the step's run
+    set up) while the cache's Parquet is read natively: s20 (31,700 exports, 1.25 M
+    results), about 0.3 s of a tournament added. A read not taken up (a build failing
+    before its ingest) is let go when the block ends."""
+    with ThreadPoolExecutor(1, thread_name_prefix="classement-cache") as pool:
+        ahead = _Ahead(folder, pool.submit(_versioned_load, folder, params))
+        token = _AHEAD.set(ahead)
+        try:
+            yield
+        finally:
+            _AHEAD.reset(token)
+            ahead.future = None  # its frames let go (the pool waits for the read to end)
+
+
+def _versioned_load(folder: Path, params: Parameters) -> tuple[str, _Loaded]:
+    version = code_version(params)
+    return version, _load(folder, version)
+
+
+def _load_or_ahead(folder: Path, version: str) -> _Loaded:
+    """`_load`, or the read started ahead of it (`reading_ahead`) when it is this folder's
+    at this version (taken once: its frames are the ingest's to let go)."""
+    ahead = _AHEAD.get()
+    if ahead is not None and ahead.future is not None and ahead.folder == folder:
+        future, ahead.future = ahead.future, None
+        read_version, loaded = future.result()
+        if read_version == version:
+            return loaded
+    return _load(folder, version)
 
 
 def _save(
@@ -216,7 +267,7 @@ def _staged(
     refused = seen.refused
     infos = {key: path.stat() for key, path in paths.items()}
     stats: dict[str, Stat] = {k: (i.st_size, i.st_mtime_ns, i.st_ino) for k, i in infos.items()}
-    cached = _load(cache_dir, version) if cache_dir is not None else None
+    cached = _load_or_ahead(cache_dir, version) if cache_dir is not None else None
     reuse: set[str] = set()
     if cached is not None:
         old, old_stats, _ = cached
