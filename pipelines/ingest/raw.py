@@ -383,12 +383,13 @@ def _absolute(path: Path, state: _Stated) -> str:
     take up each other's hashes. By relative path, every file was read again whenever two
     of them alternated: 31,700 files, about 1.6 s of a build; by absolute path through a
     link, `raw_digest` 3.5 s instead of 0.4 (a tournament added to s20 and built in-process
-    after a command-line build, 7 December 2026). Each folder is resolved once a build
-    (`state.folders`)."""
-    folder, name = os.path.split(os.path.abspath(path))
+    after a command-line build, 7 December 2026). Each folder is made absolute and
+    resolved once a build (`state.folders`), not each of its files (a file's name is a
+    plain name of its folder's listing)."""
+    folder, name = os.path.split(path)
     real = state.folders.get(folder)
     if real is None:
-        real = state.folders[folder] = os.path.realpath(folder)
+        real = state.folders[folder] = os.path.realpath(os.path.abspath(folder))
     return os.path.join(real, name)
 
 
