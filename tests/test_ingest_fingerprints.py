@@ -5,6 +5,8 @@ Polars cannot hash is written out as CSV and still counts."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import polars as pl
 import pytest
 
@@ -60,3 +62,22 @@ def test_rows_polars_cannot_hash_are_written_out_and_still_count(
     _check_chain()
     assert _by_season(_tables()).keys() == hashed.keys()
     assert _by_season(_tables()) != hashed  # another recipe, other fingerprints
+
+
+@pytest.mark.parametrize("hashable", [True, False])
+def test_fingerprints_taken_up_from_a_date_equal_those_made_afresh(
+    hashable: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From the last build's fingerprints and the date from which the tables changed, the
+    seasons before keep theirs and the later ones are made from their own rows (only those
+    hashed): the same fingerprints as made afresh, rows hashed or written out as CSV."""
+    if not hashable:
+        monkeypatch.setattr(batch, "_row_hashes", lambda frame: None)
+    tables = _tables()
+    changed = _changed(tables, "T2")
+    fresh = season_fingerprints(changed, PARAMETERS.calendar)
+    previous = [list(row) for row in season_fingerprints(tables, PARAMETERS.calendar).rows()]
+    since = batch.Since(previous, dt.date.fromisoformat(DATES[2]))
+    taken_up = season_fingerprints(changed, PARAMETERS.calendar, since)
+    assert taken_up.equals(fresh)
+    assert taken_up.row(0) == tuple(previous[0]) and taken_up.row(2) != tuple(previous[2])
