@@ -89,7 +89,11 @@ class _Manifest:
     records: dict[str, FileRecord]
 
 
-def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat], Parts] | None:
+# What `_load` reads of a cache: the typed rows and records, each file's stat, the parts.
+_Loaded = tuple[Staged, dict[str, Stat], Parts] | None
+
+
+def _load(folder: Path, version: str) -> _Loaded:
     manifest = folder / "manifest.json"
     if not manifest.exists():
         return None
@@ -104,9 +108,6 @@ def _load(folder: Path, version: str) -> tuple[Staged, dict[str, Stat], Parts] |
     except (OSError, cache_json.CacheUnreadable, pl.exceptions.PolarsError):
         return None  # a damaged cache is only a cost: read everything again
     return Staged(frames, data.records), data.stats, data.parts
-
-
-_Loaded = tuple[Staged, dict[str, Stat], Parts] | None
 
 
 @dataclass
