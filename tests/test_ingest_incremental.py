@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 
-from pipelines.ingest import cache
+from pipelines.ingest import batch, cache
 from pipelines.ingest.batch import IngestResult, season_fingerprints, year_fingerprints
 from tests.support import PARAMETERS, PLAYERS, games_csv, ingested, results_csv
 
@@ -65,6 +66,56 @@ def test_an_added_tournament_is_checked_alone_and_the_earlier_seasons_kept(
     third = _ingest(raw, folder)
     assert third.added is not None and third.added.paths == {"2024-2025/D8.csv"}
     assert _status(third, "2024-2025/D8.csv") == "rejected"
+
+
+def test_added_tournaments_take_their_places_in_the_last_build_s_tables(
+    raw: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files that only add tournaments put their rows in the last build's tables, in event
+    order (before, between and after the old tournaments), their players made again: the
+    same tables as a fresh ingest (`_ingest`), without making every table again."""
+    folder = tmp_path / "cache"
+    _ingest(raw, folder)
+    season = raw / "2023-2024"
+    newcomer = ("105", "Nouveau", "Paul", 3)
+    renamed = ("101", "Martin-Roy", "Hélène", 1)
+    between = [PLAYERS[0], renamed, newcomer, PLAYERS[3]]
+    (season / "C5.csv").write_text(results_csv("C5", between, date="2024-01-28"), "utf-8")
+    (season / "C5_games.csv").write_text(
+        games_csv("C5", [(1, "101", "100", 410, 400), (1, "105", "103", 380, 370)]), "utf-8"
+    )
+    later = [(pid, last, first, rank - 1) for pid, last, first, rank in PLAYERS[1:]]
+    (season / "C0.csv").write_text(results_csv("C0", PLAYERS[:2], date="2023-10-01"), "utf-8")
+    (season / "D9.csv").write_text(
+        results_csv("D9", later, date="2024-05-05", discipline="duplicate"), "utf-8"
+    )
+    # rejected by itself (a player twice): its rows go nowhere
+    (season / "C6.csv").write_text(
+        results_csv("C6", [*PLAYERS, PLAYERS[0]], date="2024-03-03"), "utf-8"
+    )
+
+    taken_up: list[int] = []
+    with_added = batch._with_added
+
+    def counted(*args: Any) -> dict[str, pl.DataFrame]:
+        taken_up.append(1)
+        return with_added(*args)
+
+    monkeypatch.setattr(batch, "_with_added", counted)
+    result = _ingest(raw, folder)
+    assert taken_up == [1]  # not every table made again
+    assert result.added is not None and len(result.added.paths) == 5
+    assert result.tables["tournaments"]["tournament_id"].to_list() == ["C0", "C1", "C5", "D1", "D9"]
+    players = result.tables["players"].filter(pl.col("player_id").is_in(["101", "105"]))
+    # the latest details by event date: D9 after C5
+    assert players.select("last_name", "tournaments").rows() == [("Martin", 4), ("Nouveau", 1)]
+    assert _status(result, "2023-2024/C6.csv") == "rejected"
+    # and the build after it takes up these tables as well
+    (season / "D10.csv").write_text(
+        results_csv("D10", PLAYERS, date="2024-06-02", discipline="duplicate"), "utf-8"
+    )
+    assert _ingest(raw, folder).tables["results"]["tournament_id"].tail(1).item() == "D10"
+    assert taken_up == [1, 1]
 
 
 def test_an_added_file_re_decides_an_old_one(raw: Path, tmp_path: Path) -> None:
