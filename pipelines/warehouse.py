@@ -36,8 +36,9 @@ Decisions taken here (issue 25: one new tournament in proportion to the file):
 - a build's held connection does not checkpoint at each commit (`HELD_CHECKPOINT_THRESHOLD`):
   the season steps' partition writes each passed DuckDB's 16 MB threshold and rewrote the
   tables' last row groups at their commit (s20, py-spy: the commits were 6,7 s of the
-  season steps). The build checkpoints after a stage whose log passed
-  `STAGE_CHECKPOINT_BYTES` and when it closes the file. The season tables of s20's 20
+  season steps). The build checkpoints after its ingest when the log passed
+  `STAGE_CHECKPOINT_BYTES`, after its seasons and years (beside the site's pages, which
+  only read: `pipelines.build`) and when it closes the file. The season tables of s20's 20
   seasons written partition by partition: 9,3 s (the commits 7,2) -> 4,1 s (1,8) and
   1,2 s to checkpoint at the close (6 December 2026).
 - a build may compute two stages at once (the calendar years beside the seasons:
@@ -199,6 +200,15 @@ class Warehouse:
             return
         with self.connect() as con:
             con.execute("CHECKPOINT")
+
+    def checkpoint_if_free(self) -> bool:
+        """`checkpoint()` when no other transaction that wrote is open (DuckDB refuses it
+        then: False, the log stays for the close or the next checkpoint)."""
+        try:
+            self.checkpoint()
+        except duckdb.TransactionException:
+            return False
+        return True
 
     def needs_checkpoint(self, above: int = 0) -> bool:
         """Whether `checkpoint(above)` would write the log into the file."""

@@ -166,3 +166,30 @@ def test_a_held_warehouse_keeps_its_writes_in_the_log_until_asked_or_closed(
         assert log.stat().st_size > 0
     assert not log.exists()  # closed: checkpointed
     assert warehouse.read("SELECT count(*) AS n FROM series_standings")["n"].item() == 40_000
+
+
+def test_a_checkpoint_beside_the_site_is_refused_while_an_older_snapshot_reads(
+    tmp_path: Path,
+) -> None:
+    """`checkpoint_if_free` (the build's checkpoint beside its site, from another thread's
+    cursor): while a snapshot taken before the last writes is open (a season report's,
+    `Warehouse.snapshot`), DuckDB refuses it and the log stays (False, no error) for the
+    close to write; once the snapshot is released, the log is written into the file."""
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    log = tmp_path / "w.duckdb.wal"
+    frame = _frame("series_standings", 20_000).with_columns(pl.lit("2023-2024").alias("season"))
+    with warehouse.held():
+        warehouse.replace_partition("series_standings", frame, "season", "2023-2024")
+        snapshot, _ = warehouse.snapshot()
+        second = frame.with_columns(pl.lit("2024-2025").alias("season"))
+        warehouse.replace_partition("series_standings", second, "season", "2024-2025")
+        size = log.stat().st_size
+        beside = warehouse.cursor()
+        with warehouse.serving(beside):
+            assert not warehouse.checkpoint_if_free()
+            assert log.stat().st_size == size
+            Warehouse.release(snapshot)
+            assert warehouse.checkpoint_if_free()
+        assert not log.exists() or log.stat().st_size < size
+        beside.close()
+    assert warehouse.read("SELECT count(*) AS n FROM series_standings")["n"].item() == 40_000
