@@ -34,7 +34,7 @@ from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 
-from pipelines.ingest.raw import Listing, listing, stated_hash
+from pipelines.ingest.raw import Listing, keep_stats, listing, stated_hash
 from pipelines.paths import PROJECT_ROOT
 from pipelines.reference.bundle import Parameters
 from pipelines.source_files import files_digest
@@ -71,6 +71,7 @@ def raw_digest(raw_dir: Path, seen: Listing | None = None) -> str:
     entries = _entries(raw_dir)
     # a regular file's own entry is its stat (not asked a second time of 31,700 files)
     plain = {rel: info for rel, info in entries if stat.S_ISREG(info.st_mode)}
+    keep_stats(raw_dir, plain)  # the ingest's too
     for key, export in seen.exports:
         digest.update(f"{key}\0{stated_hash(export, plain.get(key))}\n".encode())
     for key, message in seen.refused.items():

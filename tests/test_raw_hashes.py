@@ -12,7 +12,14 @@ import pytest
 
 import pipelines.ingest.raw as raw_module
 from pipelines.build_state import raw_digest
-from pipelines.ingest.raw import content_hash, listing, save_stated, stated, stated_reads
+from pipelines.ingest.raw import (
+    content_hash,
+    listing,
+    save_stated,
+    stated,
+    stated_reads,
+    stated_stat,
+)
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -122,3 +129,20 @@ def test_a_build_given_the_folder_through_a_link_takes_up_the_hashes(
     assert reads == 3
     assert _state(raw.resolve(), known, known) == (first, 0)  # nothing read
     assert _state(linked, known, known) == (first, 0)
+
+
+def test_the_ingest_takes_the_stat_the_build_listed(tmp_path: Path) -> None:
+    """Within a build (`stated`), `raw_digest` keeps each regular file's stat from its
+    listing and the ingest takes it (`stated_stat`) rather than asking each file again: the
+    folder as the build found it when it started. Outside a build, or for another folder,
+    the stat is asked now."""
+    raw = _folder(tmp_path)
+    path = raw / "2023-2024" / "D1.csv"
+    key = "2023-2024/D1.csv"
+    with stated(raw, listing(raw)):
+        raw_digest(raw)
+        listed = stated_stat(raw, key, path)
+        path.write_text("tournament_id;licence;score\nD1;100;913\nD1;101;650\n", encoding="utf-8")
+        assert stated_stat(raw, key, path) is listed  # as listed at the build's start
+        assert stated_stat(tmp_path / "other", key, path).st_size == path.stat().st_size
+    assert stated_stat(raw, key, path).st_size == path.stat().st_size != listed.st_size

@@ -46,7 +46,7 @@ from pipelines.ingest.batch import (
     record_identity,
     stage_files,
 )
-from pipelines.ingest.raw import COMPANION_SUFFIXES, listing_of, stated_hash
+from pipelines.ingest.raw import COMPANION_SUFFIXES, listing_of, stated_hash, stated_stat
 from pipelines.progress import Progress
 from pipelines.reference.bundle import Parameters
 from pipelines.worker_start import start_worker
@@ -327,7 +327,7 @@ def _staged(
     seen = listing_of(raw_dir)
     paths = dict(seen.exports)
     refused = seen.refused
-    infos = {key: path.stat() for key, path in paths.items()}
+    infos = {key: stated_stat(raw_dir, key, path) for key, path in paths.items()}
     stats: dict[str, Stat] = {k: (i.st_size, i.st_mtime_ns, i.st_ino) for k, i in infos.items()}
     cached = _load_or_ahead(cache_dir, version) if cache_dir is not None else None
     reuse: set[str] = set()

@@ -91,7 +91,7 @@ def _scan(raw_dir: Path) -> _Scan:
             name = entry.name
             if name.startswith((".", "~$")):
                 continue
-            path = Path(folder, name)
+            path = folder / name  # (a plain name joined: not the whole path parsed again)
             wanted = os.path.splitext(name)[1].lower() in suffixes
             if entry.is_symlink():
                 try:
@@ -296,6 +296,8 @@ class _Stated:
     unsettled: set[Path] = field(default_factory=set)  # hashed this build, not kept after
     reads: int = 0  # the files hashed by reading them (tests count them)
     folders: dict[str, str] = field(default_factory=dict)  # folder → its links resolved
+    # the regular files' own stat, by key, from the listing `raw_digest` made (`stated_stat`)
+    stats: dict[str, os.stat_result] = field(default_factory=dict)
 
 
 _STATED: ContextVar[_Stated | None] = ContextVar("classement_stated_raw", default=None)
@@ -365,6 +367,26 @@ def stated_reads() -> int:
     """How many files the build running hashed by reading them (0 outside a build)."""
     state = _STATED.get()
     return 0 if state is None else state.reads
+
+
+def keep_stats(raw_dir: Path, stats: Mapping[str, os.stat_result]) -> None:
+    """Within a build of `raw_dir` (`stated`): its regular files' stat (by key) as its
+    listing gave them, which the ingest then takes (`stated_stat`) rather than asking each
+    of 31,700 files again (about 0.1 s of a build)."""
+    state = _STATED.get()
+    if state is not None and state.raw_dir == raw_dir:
+        state.stats.update(stats)
+
+
+def stated_stat(raw_dir: Path, key: str, path: Path) -> os.stat_result:
+    """The stat of the export `key` (at `path`) of `raw_dir` that the build running listed
+    (`keep_stats`: the folder as the build found it when it started), else asked now."""
+    state = _STATED.get()
+    if state is not None and state.raw_dir == raw_dir:
+        info = state.stats.get(key)
+        if info is not None:
+            return info
+    return path.stat()
 
 
 def listing_of(raw_dir: Path) -> Listing:
