@@ -17,9 +17,9 @@ Decisions taken here (issue 25: one new tournament in proportion to the file):
   the rows after them are deleted and inserted again (they go after the kept ones: the
   table's row order is the frame's). A new tournament's rows land inside the last season,
   not at the end (s20's results: 256 rows at row 1,222,965 of 1,250,555): its results are
-  70,907 rows written instead of 1,250,555, and the ingest's writes of s20's one new
-  tournament take 0,41 s (6 December 2026; before, 7 % of a run sampled by py-spy, 1,4 s
-  at its slowed pace).
+  about 32,000 rows written instead of 1,250,555 (blocks of 8,192 rows: `DIGEST_BLOCK`),
+  and the ingest's writes of s20's one new tournament take about 0,3 s (6–7 December
+  2026; before, 7 % of a run sampled by py-spy, 1,4 s at its slowed pace).
 - the warehouse's queries use as many threads as Polars (`POLARS_MAX_THREADS`, when the
   process sets it: `_open`): one limit for the process's two engines. Unset, DuckDB keeps
   its default (one thread per core, as Polars). The test suite's workers run one thread
@@ -432,13 +432,16 @@ class Warehouse:
                     _forget_names(key)
 
 
-# The version of the comment's recipe (`_comment_of`): another recipe never matches this one.
-_DIGEST_VERSION = 2
+# The version of the comment's recipe (`_comment_of`): another recipe never matches this one
+# (nor another `DIGEST_BLOCK`, also hashed).
+_DIGEST_VERSION = 3
 _DIGEST_PREFIX = "digest:"
 # A table written whole keeps, in its comment, the digest of its first k × DIGEST_BLOCK rows
-# for each k (s20's results: 20 digests): a frame whose first blocks are the table's
-# rewrites only the rows after them.
-DIGEST_BLOCK = 65_536
+# for each k (s20's results: 152 digests, 5 KB of comment): a frame whose first blocks are
+# the table's rewrites only the rows after them. 65,536 until 7 December 2026: s20's new
+# tournament rewrote 70,907 results rather than the 27,590 after its place, the whole
+# ingest log and tournaments (fewer rows than a block).
+DIGEST_BLOCK = 8_192
 
 
 def _comment_of(frame: pl.DataFrame) -> str | None:
@@ -452,7 +455,8 @@ def _comment_of(frame: pl.DataFrame) -> str | None:
         rows = frame.hash_rows(seed=0).to_numpy()
     except Exception:
         return None
-    digest = hashlib.sha256(f"{_DIGEST_VERSION}\0{pl.__version__}\0{frame.schema}\0".encode())
+    header = f"{_DIGEST_VERSION}\0{DIGEST_BLOCK}\0{pl.__version__}\0{frame.schema}\0"
+    digest = hashlib.sha256(header.encode())
     marks = []
     for end in range(DIGEST_BLOCK, len(rows) + 1, DIGEST_BLOCK):
         digest.update(rows[end - DIGEST_BLOCK : end].tobytes())
