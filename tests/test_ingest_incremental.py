@@ -195,3 +195,17 @@ def test_the_cache_read_ahead_is_taken_up_once_and_only_for_its_folder(
         assert reads == [folder, other]
         _ingest(raw, folder)  # the read ahead was taken: this one reads the cache itself
         assert reads == [folder, other, folder]
+
+
+def test_the_tables_kept_are_read_only_for_the_code_that_kept_them(
+    raw: Path, tmp_path: Path
+) -> None:
+    """A build keeps its base tables with its decisions; another code's ingest (another
+    version of the cache) never reads them (ahead of the build: 0.24 GiB on s20)."""
+    folder = tmp_path / "cache"
+    result = _ingest(raw, folder)
+    version = cache.code_version(PARAMETERS)
+    kept = cache._kept_tables(folder, version)
+    assert kept is not None and kept.keys() == result.tables.keys()
+    assert all(kept[name].equals(frame) for name, frame in result.tables.items())
+    assert cache._kept_tables(folder, "another code") is None

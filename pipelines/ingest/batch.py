@@ -658,10 +658,10 @@ def assemble(
         rejected.setdefault(path, message)
 
     calendar = params.calendar
-    last = previous.tables if added is not None and previous is not None else None
-    if last is not None and last.keys() == set(base_tables()):
+    last = previous.tables if previous is not None else None
+    if added is not None and last is not None and last.keys() == set(base_tables()):
         # the last build's tables, the added files' accepted rows put in their places
-        fresh = sorted(added.paths - set(rejected))  # type: ignore[union-attr]
+        fresh = sorted(added.paths - set(rejected))
         new_rows = {
             name: staged.frames[name].filter(pl.col("_file").is_in(fresh))
             for name in ("results", "games")

@@ -136,11 +136,15 @@ def reading_ahead(folder: Path, params: Parameters) -> Iterator[None]:
     up instead of reading it again. A build starts with about two seconds of one core
     (Dagster and the code location imported, the staging copies made, the step's run
     set up) while the cache's Parquet is read natively: s20 (31,700 exports, 1.25 M
-    results), about 0.3 s of a tournament added. A read not taken up (a build failing
-    before its ingest) is let go when the block ends."""
+    results), about 0.3 s of a tournament added. The last build's base tables are read
+    after it when its decisions are of this code (`_kept_tables`), and the same thread then
+    writes what the ingest keeps for
+    the next build (`_keep`): the block ends once those writes are done. A read not taken
+    up (a build failing before its ingest) is let go when the block ends."""
     with ThreadPoolExecutor(1, thread_name_prefix="classement-cache") as pool:
         loaded = pool.submit(_versioned_load, folder, params)
-        ahead = _Ahead(folder, loaded, pool.submit(_load_tables, folder), pool)
+        tables = pool.submit(lambda: _kept_tables(folder, loaded.result()[0]))
+        ahead = _Ahead(folder, loaded, tables, pool)
         token = _AHEAD.set(ahead)
         try:
             yield
@@ -167,6 +171,8 @@ def _load_or_ahead(folder: Path, version: str) -> _Loaded:
     if ahead is not None and ahead.future is not None:
         future, ahead.future = ahead.future, None
         read_version, loaded = future.result()
+        if loaded is None or read_version != version:
+            ahead.tables = None  # no cache of this code: its tables are not wanted (memory)
         if read_version == version:
             return loaded
     return _load(folder, version)
@@ -249,8 +255,19 @@ def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord])
     return Decided(data.as_of, files, data.across, data.fingerprints, tables)
 
 
+def _kept_tables(folder: Path, version: str) -> Tables | None:
+    """`_load_tables` when the decisions kept in `folder` are of `version` (else None: the
+    tables of another code are never read, 0.24 GiB on s20)."""
+    try:
+        data = cache_json.read_as(folder / _DECIDED, _DecidedFile)
+    except (OSError, cache_json.CacheUnreadable):
+        return None
+    return _load_tables(folder) if data.version == version else None
+
+
 def _load_tables(folder: Path) -> Tables | None:
-    """The base tables kept in `folder` (None: none, or not all of them readable)."""
+    """The base tables kept in `folder`, by name (none kept: an empty mapping; None: one
+    could not be read)."""
     try:
         paths = sorted((folder / _TABLES).glob("*.parquet"))
         return {path.name.removesuffix(".parquet"): pl.read_parquet(path) for path in paths}
