@@ -142,9 +142,14 @@ def reading_ahead(folder: Path, params: Parameters) -> Iterator[None]:
     the next build (`_keep`): the block ends once those writes are done. A read not taken
     up (a build failing before its ingest) is let go when the block ends."""
     with ThreadPoolExecutor(1, thread_name_prefix="classement-cache") as pool:
-        loaded = pool.submit(_versioned_load, folder, params)
-        tables = pool.submit(lambda: _kept_tables(folder, loaded.result()[0]))
-        ahead = _Ahead(folder, loaded, tables, pool)
+        # the futures held by `ahead` alone: the rows are let go once the ingest is done
+        # with them, not kept for the build's length (s20: about 1 GiB)
+        ahead = _Ahead(
+            folder,
+            pool.submit(_versioned_load, folder, params),
+            pool.submit(_versioned_tables, folder, params),
+            pool,
+        )
         token = _AHEAD.set(ahead)
         try:
             yield
@@ -157,6 +162,10 @@ def reading_ahead(folder: Path, params: Parameters) -> Iterator[None]:
 def _versioned_load(folder: Path, params: Parameters) -> tuple[str, _Loaded]:
     version = code_version(params)
     return version, _load(folder, version)
+
+
+def _versioned_tables(folder: Path, params: Parameters) -> Tables | None:
+    return _kept_tables(folder, code_version(params))
 
 
 def _ahead_of(folder: Path) -> _Ahead | None:
