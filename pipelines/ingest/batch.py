@@ -882,17 +882,21 @@ def _put_in_place(old: pl.DataFrame, new: pl.DataFrame, order: pl.DataFrame) -> 
     between two of theirs, not gathered again."""
     if new.is_empty():
         return old
-    runs = old.select(pl.col("tournament_id").rle()).unnest("tournament_id")
-    places = runs.join(
-        order, left_on="value", right_on="tournament_id", how="left", maintain_order="left"
-    )
+
+    def runs(frame: pl.DataFrame) -> pl.DataFrame:
+        """Each tournament's run of consecutive rows: its length (`len`) and place (`_order`)."""
+        return (
+            frame.select(pl.col("tournament_id").rle())
+            .unnest("tournament_id")
+            .join(
+                order, left_on="value", right_on="tournament_id", how="left", maintain_order="left"
+            )
+        )
+
+    places = runs(old)
     old_places = places["_order"].to_numpy()
     ends = np.cumsum(places["len"].to_numpy())
-    added = (
-        new.select(pl.col("tournament_id").rle())
-        .unnest("tournament_id")
-        .join(order, left_on="value", right_on="tournament_id", how="left", maintain_order="left")
-    )
+    added = runs(new)
     pieces, cut, taken = [], 0, 0
     for length, place in zip(added["len"].to_list(), added["_order"].to_list(), strict=True):
         before = int(np.searchsorted(old_places, place))  # old tournaments placed before it

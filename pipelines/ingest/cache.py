@@ -248,12 +248,9 @@ def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord])
     """What the last build decided, with the base tables it made; its files are the cache's
     `records` (the manifest written for that build: a new manifest removes the decisions
     until its build's are written)."""
-    try:
-        data = cache_json.read_as(folder / _DECIDED, _DecidedFile)
-    except (OSError, cache_json.CacheUnreadable):
+    data = _decided_file(folder, version)
+    if data is None:
         return None  # as no cache: every file checked again
-    if data.version != version:
-        return None
     files = {k: record_identity(r) for k, r in records.items()}
     ahead = _ahead_of(folder)
     if ahead is not None and ahead.tables is not None:
@@ -264,14 +261,19 @@ def _load_decided(folder: Path, version: str, records: Mapping[str, FileRecord])
     return Decided(data.as_of, files, data.across, data.fingerprints, tables)
 
 
-def _kept_tables(folder: Path, version: str) -> Tables | None:
-    """`_load_tables` when the decisions kept in `folder` are of `version` (else None: the
-    tables of another code are never read, 0.24 GiB on s20)."""
+def _decided_file(folder: Path, version: str) -> _DecidedFile | None:
+    """`decided.json` of `folder` when it is of `version` (None: none, unreadable, another)."""
     try:
         data = cache_json.read_as(folder / _DECIDED, _DecidedFile)
     except (OSError, cache_json.CacheUnreadable):
         return None
-    return _load_tables(folder) if data.version == version else None
+    return data if data.version == version else None
+
+
+def _kept_tables(folder: Path, version: str) -> Tables | None:
+    """`_load_tables` when the decisions kept in `folder` are of `version` (else None: the
+    tables of another code are never read, 0.24 GiB on s20)."""
+    return _load_tables(folder) if _decided_file(folder, version) is not None else None
 
 
 def _load_tables(folder: Path) -> Tables | None:
