@@ -710,3 +710,49 @@ def test_an_events_name_date_and_weight_are_those_of_its_row(
     assert made[ids[0]][0] == ids[0] and made[ids[1]][0] == ids[1]
     assert {type(w) for _, _, w in made.values()} == {float}
     assert len({w for _, _, w in made.values()}) > 1  # the sample's events weigh differently
+
+
+def test_a_page_is_written_in_place_when_new_and_replaced_when_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a new page: written under its own name, no temporary file left
+    new = tmp_path / "100.html"
+    player_pages._write_page(new, "<p>Élodie</p>")
+    assert new.read_text(encoding="utf-8") == "<p>Élodie</p>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["100.html"]
+    # a page there, hard-linked from the published reports (a staging copy): replaced,
+    # the published page untouched
+    published = tmp_path / "published.html"
+    published.write_text("<p>avant</p>", encoding="utf-8")
+    staged = tmp_path / "200.html"
+    os.link(published, staged)
+    player_pages._write_page(staged, "<p>après</p>")
+    assert staged.read_text(encoding="utf-8") == "<p>après</p>"
+    assert published.read_text(encoding="utf-8") == "<p>avant</p>"
+    assert staged.stat().st_ino != published.stat().st_ino
+    # a new page whose writing fails (a full disk) leaves no half page under its name
+    real_open = open
+
+    class _Full:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> _Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            self.handle.write(data[:5])
+            raise OSError(28, "No space left on device")
+
+    def opening(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(file, mode, *args, **kwargs)
+        return _Full(handle) if isinstance(file, int) else handle
+
+    monkeypatch.setattr("builtins.open", opening)
+    failed = tmp_path / "300.html"
+    with pytest.raises(OSError, match="No space"):
+        player_pages._write_page(failed, "<p>" + "x" * 100 + "</p>")
+    assert not failed.exists()

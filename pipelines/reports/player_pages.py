@@ -1815,13 +1815,28 @@ class PagesWritten:
 
 def _write_page(path: Path, text: str) -> None:
     """`html.write_atomic` without making the folder again for every page (made once): a
-    temporary sibling renamed over the page, which also breaks the hard link a staging
-    copy of the reports holds to the published page (the text encoded once, written as
-    bytes: no text layer)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as out:
-        out.write(text.encode("utf-8"))
-    os.replace(tmp, path)
+    page already there is replaced by a temporary sibling renamed over it, which also
+    breaks the hard link a staging copy of the reports holds to the published page; a new
+    page is written in place, created by this call alone (`O_EXCL`: never into a file
+    there). A new page has no reader yet but a link followed too early, which found no
+    page a moment before; its temporary file and rename cost as much again as the page
+    (s20's full build: 54,000 new pages; its pages 35.4 -> 32.7 s). The text
+    is encoded once and written as bytes: no text layer."""
+    data = text.encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+        return
+    try:
+        with open(fd, "wb", closefd=True) as out:
+            out.write(data)
+    except BaseException:  # (a full disk): no half page left under the page's name
+        path.unlink(missing_ok=True)
+        raise
 
 
 # ------------------------------------------------------------------ the worker processes
