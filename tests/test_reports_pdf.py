@@ -17,7 +17,15 @@ import pytest
 
 from pipelines.reports.charts import BAR_LINE, axis, base_layout, hline
 from pipelines.reports.html import Html
-from pipelines.reports.page import PRINT_WIDTH_PX, page, plotly_js
+from pipelines.reports.page import (
+    PRINT_PLOTLY,
+    PRINT_TRACES,
+    PRINT_WIDTH_PX,
+    bundle_version,
+    page,
+    plotly_js,
+    print_plotly_js,
+)
 from pipelines.reports.pdf import (
     _TYPES,
     ALONE_ROWS,
@@ -461,7 +469,9 @@ def test_the_printer_serves_plotly_by_address_and_nothing_outside_the_folder(
         address = server.url(tmp_path / "site" / "r.html", (tmp_path / "site").resolve())
         assert address.startswith("http://127.0.0.1:")
         assert server.content(address) == (report.replace(inline, by_address), _HTML, "no-store")
-        assert server.content(PLOTLY_PATH) == (plotly_js().encode(), _JS, "max-age=86400")
+        # the cartesian bundle of the same version (`print_plotly_js`), not the page's own
+        served = server.content(PLOTLY_PATH)
+        assert served == (PRINT_PLOTLY.read_bytes(), _JS, "max-age=86400")
         for elsewhere in ("/0/../secret.txt", "/0/%2e%2e/secret.txt", "/1/r.html", "/x/r.html"):
             assert server.content(elsewhere) is None, elsewhere
 
@@ -519,3 +529,30 @@ def test_a_page_wider_than_the_paper_prints_whole_within_the_paper(tmp_path: Pat
     assert max(right for _, right, _ in words) <= paper_right + 1
     for number in range(1, pages + 1):
         assert f"Très large — page {number} / {pages}" in text
+
+
+def test_the_pdfs_plotly_is_the_cartesian_bundle_of_the_packages_version() -> None:
+    """The printer's plotly.js (`print_plotly_js`) is the cartesian bundle of the version the
+    plotly package embeds; a bundle of another version is never served."""
+    from plotly.offline import get_plotlyjs_version
+
+    cartesian = PRINT_PLOTLY.read_text(encoding="utf-8")
+    assert bundle_version(cartesian) == get_plotlyjs_version(), (
+        f"plotly embeds plotly.js {get_plotlyjs_version()}: replace {PRINT_PLOTLY} by "
+        "plotly-cartesian.min.js of the npm package plotly.js-cartesian-dist-min at that "
+        "version (pipelines/reports/assets/README.md)"
+    )
+    assert print_plotly_js() == cartesian
+    assert len(cartesian) < len(plotly_js()) / 2
+    assert bundle_version(plotly_js()) is None  # (the full bundle's heading is another)
+    assert bundle_version("/**\n* plotly.js (cartesian - minified) v9.9.9\n*/") == "9.9.9"
+
+
+@pytest.mark.parametrize("kind", ["scattergl", "sankey", "choropleth"])
+def test_a_chart_of_a_trace_type_the_pdfs_plotly_lacks_is_refused(kind: str) -> None:
+    figure = {"data": [{"type": kind, "x": [1], "y": [2]}], "layout": {}}
+    with pytest.raises(ValueError, match=f"type de tracé '{kind}'"):
+        chart_html("chart-t-x", Chart("x", figure, "essai"), 1)
+    assert kind not in PRINT_TRACES
+    for fine in ({"x": [1], "y": [2]}, {"type": "histogram", "x": [1, 2]}):
+        assert "classementPlot" in chart_html("chart-t-y", Chart("y", {"data": [fine]}, "ok"), 1)

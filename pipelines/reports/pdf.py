@@ -20,6 +20,14 @@ What printing a long report costs (a season report of 20,000 players: 11,600 tab
   (never for one written in the page), so plotly.js is compiled for the first two reports
   of a build and then read back (2.3 s -> 0.3 s a page on a quiet machine; the circuit
   pages, which embed it too, gain as much: 5.0 -> 2.7 CPU-s a page on the s4 copy);
+- plotly.js is served as its cartesian bundle (`pipelines.reports.page.PRINT_PLOTLY`:
+  the trace types of every report's charts, a third of the full bundle's code). Loading
+  plotly.js was about half of a circuit page's printing (12 of the bench's circuit pages:
+  9.6-10.7 CPU-s of the machine with plotly.js loaded and no chart drawn, 4.6-4.9 without
+  plotly.js, 12.2-12.7 as printed); the bench's 42 circuit pages, full bundle -> cartesian,
+  alternated: 52.7-56.0 -> 46.7-48.0 CPU-s of the machine (one run 56.0), 27.5-29.2 ->
+  24.3-25.1 s; its season reports, within the noise. The PDFs are the same bytes but their
+  dates (the 42 circuit pages and three season reports compared);
 - its tables are kept out of the layout while it loads (`HOLD_TABLES`: Plotly measures
   the page as it draws each chart); the page's width is then measured on the first
   `SAMPLE_ROWS` rows of each table, and the rows beyond stay out of the tab's layout for
@@ -115,7 +123,7 @@ from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipelines.reports.page import PRINT_WIDTH_PX, generated_at, plotly_js
+from pipelines.reports.page import PRINT_WIDTH_PX, generated_at, plotly_js, print_plotly_js
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, PdfMargins, Route
@@ -405,10 +413,16 @@ def external_plotly(html: bytes) -> bytes:
     return html.replace(_inline_plotly(), f'<script src="{PLOTLY_PATH}"></script>'.encode(), 1)
 
 
+@cache
+def _print_plotly() -> bytes:
+    return print_plotly_js().encode("utf-8")
+
+
 class _PageServer(http.server.ThreadingHTTPServer):
     """The folders of the pages to print, served to the printing Chromium alone (on
     127.0.0.1, a port of the system's choosing, for the time of the printing): the
-    `n`th folder under `/n/`, and plotly.js at `PLOTLY_PATH`, which Chromium may cache."""
+    `n`th folder under `/n/`, and plotly.js at `PLOTLY_PATH` (its cartesian bundle,
+    `pipelines.reports.page.print_plotly_js`), which Chromium may cache."""
 
     daemon_threads = True
 
@@ -426,8 +440,8 @@ class _PageServer(http.server.ThreadingHTTPServer):
     def content(self, address: str) -> tuple[bytes, str, str] | None:
         """(body, content type, cache rule) of an address, None when it names nothing."""
         path = urllib.parse.unquote(urllib.parse.urlsplit(address).path)
-        if path == PLOTLY_PATH:
-            return plotly_js().encode("utf-8"), _TYPES[".js"], "max-age=86400"
+        if path == PLOTLY_PATH:  # the cartesian bundle (`print_plotly_js`)
+            return _print_plotly(), _TYPES[".js"], "max-age=86400"
         index, _, relative = path.removeprefix("/").partition("/")
         if not index.isdigit() or int(index) >= len(self.folders):
             return None

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from pipelines.reports.data import ReportData
 from pipelines.reports.html import Html, esc, safe_json
+from pipelines.reports.page import PRINT_PLOTLY, PRINT_TRACES
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,20 @@ PLOT_CONFIG = {"displaylogo": False, "responsive": True, "locale": "fr"}
 
 def chart_html(div_id: str, chart: Chart, number: int) -> Html:
     """The chart's div, caption « Figure n » and the script drawing it (`classementPlot`
-    of the page's head)."""
+    of the page's head). A trace of a type the PDFs' plotly.js does not hold
+    (`PRINT_TRACES`) is refused: it would print as an empty chart."""
     if isinstance(chart.figure, go.Figure):
         spec = chart.figure.to_plotly_json()
     else:
         spec = dict(chart.figure)
+    for trace in spec.get("data", []):
+        kind = trace.get("type", "scatter")  # (plotly's default)
+        if kind not in PRINT_TRACES:
+            raise ValueError(
+                f"graphique {chart.key} : le type de tracé {kind!r} n'est pas dans le plotly.js "
+                f"des PDF ({PRINT_PLOTLY.name}) : choisissez un type parmi "
+                f"{', '.join(sorted(PRINT_TRACES))} ou un autre paquet de plotly.js"
+            )
     layout = dict(spec.get("layout", {}))
     layout["height"] = chart.height
     payload = {"data": spec.get("data", []), "layout": layout, "config": PLOT_CONFIG}
