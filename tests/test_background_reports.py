@@ -31,9 +31,9 @@ def _copy(site: Path, target: Path) -> Warehouse:
 def test_reports_rendered_in_the_background_see_the_warehouse_as_their_step_saw_it(
     sample_site: Path, tmp_path: Path
 ) -> None:
-    """Each season's report and each year's circuit pages, rendered by the worker from a
-    copy of the sample's warehouse, are the build's pages byte for byte, even when the
-    warehouse changes right after a report was asked for (the season's cote history and
+    """The home page, each season's report and each year's circuit pages, rendered by the
+    worker from a copy of the sample's warehouse, are the build's pages byte for byte, even
+    when the warehouse changes right after a report was asked for (the season's cote history and
     series emptied, a table written again): a report reads the snapshot taken when it was
     asked for."""
     warehouse = _copy(sample_site, tmp_path)
@@ -42,6 +42,7 @@ def test_reports_rendered_in_the_background_see_the_warehouse_as_their_step_saw_
     years = sorted(p.name for p in (sample_site / "reports" / "circuits").glob("[0-9]*"))
     assert len(seasons) >= 3 and years
     with warehouse.held(), BackgroundReports() as reports:
+        reports.submit(warehouse, "", tmp_path / "reports", params, "index", ((),))
         for season in seasons:
             reports.submit(warehouse, season, tmp_path / "reports", params)
             for name in ("cote_history", "series_classification"):
@@ -54,6 +55,8 @@ def test_reports_rendered_in_the_background_see_the_warehouse_as_their_step_saw_
         assert reports.pending == 0
         # the changes above were made: a report rendered now would differ
         assert warehouse.read("SELECT count(*) AS n FROM cote_history")["n"][0] == 0
+    home = (sample_site / "reports" / "index.html").read_bytes()
+    assert (tmp_path / "reports" / "index.html").read_bytes() == home
     for season in seasons:
         built = report_path(sample_site / "reports", season).read_bytes()
         assert report_path(tmp_path / "reports", season).read_bytes() == built, season
@@ -71,8 +74,8 @@ def test_a_build_with_its_reports_in_the_background_writes_the_same_pages(
 ) -> None:
     """A whole build of the sample with its reports in the background
     (`CLASSEMENT_BACKGROUND_REPORTS=1`; the sample is below `FROM_PLAYERS`) writes every
-    page the build in one process wrote, byte for byte, and each season's report and each
-    year's circuit pages were indeed asked of the worker."""
+    page the build in one process wrote, byte for byte, and each season's report, each
+    year's circuit pages and the home page were indeed asked of the worker."""
     from tests.builds import build
 
     asked: list[str] = []
@@ -89,7 +92,8 @@ def test_a_build_with_its_reports_in_the_background_writes_the_same_pages(
     # each stage's partitions in order (the years are computed beside the seasons, so the
     # two kinds interleave: `pipelines.build._beside`)
     assert years and [key for key in asked if "-" in key] == _seasons(sample_site)
-    assert [key for key in asked if "-" not in key] == years
+    assert [key for key in asked if key.isdigit()] == years
+    assert asked.count("") == 1  # the home page, beside the player pages
     expected = sample_site / "reports"
     for page in sorted(expected.rglob("*.html")):
         relative = page.relative_to(expected)

@@ -6,7 +6,8 @@ series need the previous season's), and each season ends with its report: about 
 Python a season of 20,000 players (HTML tables, charts' JSON), 14.5 s of the 47 s of the
 bench's 20 seasons, while the machine's other core waited. Here the report of season N is
 rendered by a worker process while the build computes season N + 1; the circuit pages of
-year Y while it computes year Y + 1 (`RENDERERS`).
+year Y while it computes year Y + 1; the home page while it makes the player pages
+(`RENDERERS`).
 
 - The report reads the warehouse as it was when its step ran, as the report rendered in the
   step itself would: the step takes a snapshot (`Warehouse.snapshot`, a cursor of the
@@ -99,8 +100,13 @@ class ReportFailedError(RuntimeError):
 RENDERERS = {
     "season": "pipelines.reports.season:write_season_report",
     "circuits": "pipelines.reports.circuits.pages:write_year_reports",
+    "index": "pipelines.reports.index_page:write_home_page",
 }
-_NAMED = {"season": "rapport de la saison {}", "circuits": "rapports des circuits de {}"}
+_NAMED = {
+    "season": "rapport de la saison {}",
+    "circuits": "rapports des circuits de {}",
+    "index": "page d'accueil{}",
+}
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,7 @@ class _Job:
     path: Path
     tables: dict[str, str | None]
     cursor: duckdb.DuckDBPyConnection = field(compare=False, repr=False)
+    args: tuple[Any, ...] = ()  # the renderer's arguments after the reports folder
 
 
 class BackgroundReports:
@@ -148,10 +155,12 @@ class BackgroundReports:
         reports: Path,
         params: Parameters,
         kind: str = "season",
+        args: tuple[Any, ...] = (),
     ) -> None:
-        """Render the report of the partition `key` (a season's, or a year's circuit pages:
-        `kind`, `RENDERERS`) from the warehouse as it is now, into `reports` (written when
-        `finish` returns). An earlier report's failure is raised here."""
+        """Render the report of the partition `key` (a season's, or a year's circuit pages,
+        or the home page with `key` "": `kind`, `RENDERERS`; `args`: the renderer's
+        arguments after the reports folder) from the warehouse as it is now, into `reports`
+        (written when `finish` returns). An earlier report's failure is raised here."""
         if kind not in RENDERERS:
             raise ValueError(f"unknown report kind {kind!r}")
         self._raise_failure()
@@ -163,7 +172,7 @@ class BackgroundReports:
             raise
         with self._done:
             self._pending += 1
-        self._jobs.put(_Job(kind, key, reports, params, warehouse.path, tables, cursor))
+        self._jobs.put(_Job(kind, key, reports, params, warehouse.path, tables, cursor, args))
 
     def finish(self) -> None:
         """Wait for every report submitted; raise the first failure."""
@@ -240,7 +249,15 @@ class BackgroundReports:
         link = self._link
         assert link is not None
         try:
-            job_parts = (job.kind, job.key, str(job.reports), job.params, str(job.path), job.tables)
+            job_parts = (
+                job.kind,
+                job.key,
+                str(job.reports),
+                job.params,
+                str(job.path),
+                job.tables,
+                job.args,
+            )
             link.send(("render", *job_parts))
             while True:
                 message = link.recv()
@@ -318,11 +335,11 @@ _KEPT: dict[tuple[str, str], pl.DataFrame] = {}
 def _work(link: Connection) -> None:
     """Render each report asked for until told to stop (None) or the build is gone."""
     for job in _jobs(link):
-        _, kind, key, reports, params, path, comments = job
+        _, kind, key, reports, params, path, comments, args = job
         try:
             write = resolve(RENDERERS[kind])
             data = ReportData(_Remote(Path(path), link, comments), params)
-            write(data, key, Path(reports))
+            write(data, key, Path(reports), *args)
         except Exception:
             link.send(("failed", traceback.format_exc()))
         else:

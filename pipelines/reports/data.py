@@ -217,6 +217,15 @@ class ReportData:
         """Seasons holding at least one tournament, in order."""
         return sorted(self.table("tournaments")["season"].drop_nulls().unique().to_list())
 
+    def season_count(self) -> int:
+        """How many `seasons` there are, counted in the warehouse (no table read out)."""
+        if "tournaments" in self._cache or "tournaments" not in self._tables():
+            return len(self.seasons())
+        counted = self._warehouse.read(
+            "SELECT count(DISTINCT season) AS n FROM tournaments WHERE season IS NOT NULL"
+        )
+        return int(counted["n"][0])
+
     def season_bounds(self, season: str) -> tuple[dt.date, dt.date]:
         return self.calendar.bounds(season)
 

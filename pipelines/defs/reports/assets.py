@@ -113,9 +113,21 @@ def report_plotly_js(warehouse: WarehouseResource) -> dg.MaterializeResult:
 def report_index(warehouse: WarehouseResource) -> dg.MaterializeResult:
     """`index.html`: the seasons with their reports (HTML, PDF) and the player directory."""
     data = _data(warehouse)
-    path = write_index(data, warehouse.reports, warehouse.build_warnings)
+    background = background_reports.CURRENT.get()
+    if background is not None:  # a build's run: written by its worker beside the player pages
+        background.submit(
+            warehouse.warehouse,
+            "",
+            warehouse.reports,
+            warehouse.parameters,
+            "index",
+            (tuple(warehouse.build_warnings),),
+        )
+        path = warehouse.reports / "index.html"
+    else:
+        path = write_index(data, warehouse.reports, warehouse.build_warnings)
     return dg.MaterializeResult(
-        metadata={"path": dg.MetadataValue.path(str(path)), "seasons": len(data.seasons())}
+        metadata={"path": dg.MetadataValue.path(str(path)), "seasons": data.season_count()}
     )
 
 
@@ -128,7 +140,8 @@ PLAYER_PAGE_INPUTS = [
 
 
 @dg.asset(
-    deps=["report_plotly_js", *PLAYER_PAGE_INPUTS],
+    # after the home page: a build's report worker writes it while the pages are made
+    deps=["report_plotly_js", "report_index", *PLAYER_PAGE_INPUTS],
     pool=WAREHOUSE_POOL,
     group_name=SITE_GROUP,
     kinds={"duckdb", "html"},
