@@ -22,6 +22,7 @@ written as JSON under `benchmarks/results/`; no test asserts any of them.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -37,6 +38,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import polars as pl
+
+from pipelines.ingest.schema import RESULTS as RESULT_ROWS
 
 BENCH_ROOT = Path(__file__).resolve().parent
 WORKLOADS = BENCH_ROOT / "workloads"
@@ -67,7 +70,7 @@ class BenchResult:
     workload: dict[str, int | float]
     figures: list[Figure] = field(default_factory=list)
     build_steps: dict[str, float] = field(default_factory=dict)
-    machine: dict[str, str | int] = field(default_factory=dict)
+    machine: dict[str, str | int | float] = field(default_factory=dict)
     started: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -166,15 +169,25 @@ def add_tournament(raw: Path) -> Path:
     old_id = source.stem
     prefix = old_id[: old_id.rindex("-") + 1]
     new_id = f"{prefix}{number + 1:03d}"
-    text = source.read_text(encoding="utf-8")
-    rows = list(csv.reader(io.StringIO(text)))
-    column = rows[0].index("tournament_id")
+    # written as the organiser wrote the file copied: its encoding (the simulator writes
+    # some exports in Windows-1252, a byte-order mark before others) and its separator
+    data = source.read_bytes()
+    try:
+        text, encoding = data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = data.decode("cp1252"), "cp1252"
+    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+    header = text.split("\n", 1)[0]
+    separator = ";" if header.count(";") > header.count(",") else ","
+    rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    # the tournament's column under any header the ingest reads as it (« Code tournoi »…)
+    column = next(i for i, h in enumerate(rows[0]) if RESULT_ROWS.canonical(h) == "tournament_id")
     for row in rows[1:]:
         row[column] = new_id
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, delimiter=separator, lineterminator="\n").writerows(rows)
     target = season / f"{new_id}.csv"
-    target.write_text(out.getvalue(), encoding="utf-8")
+    target.write_bytes(bom + out.getvalue().encode(encoding))
     return target
 
 
@@ -190,7 +203,7 @@ def run_child(args: list[str], say=print) -> tuple[float, int, int]:
     return seconds, process.returncode, usage.ru_maxrss * 1024
 
 
-def machine() -> dict[str, str | int]:
+def machine() -> dict[str, str | int | float]:
     import duckdb
 
     return {
@@ -200,6 +213,33 @@ def machine() -> dict[str, str | int]:
         "cpus": os.cpu_count() or 0,
         "system": f"{platform.system()} {platform.release()}",
     }
+
+
+# The machine's own speed at a moment: the same plain Python (`PROBE_ADDITIONS` additions)
+# timed at the bench's start and at its end (`machine_probe`). On this project's virtual
+# machine the same additions at a module's top level took 0.66 to 1.16 s within half an
+# hour, this probe (a function's loop) 0.34 to 0.50 s within two minutes (8 December 2026),
+# and every figure of a bench moved with it: a reader comparing two runs needs to know
+# whether the code or the machine changed.
+PROBE_ADDITIONS = 10_000_000
+
+
+def machine_probe() -> float:
+    """Seconds this process takes for `PROBE_ADDITIONS` additions in a Python loop."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(PROBE_ADDITIONS):
+        total += i
+    return time.perf_counter() - started
+
+
+def probe_line(start: float, end: float) -> str:
+    """The bench's line on the machine's speed, in French."""
+    count = f"{PROBE_ADDITIONS:,}".replace(",", "\u202f")
+    return (
+        f"Vitesse de la machine : {count} additions en Python en {start:.2f} s au début de "
+        f"la mesure, {end:.2f} s à la fin (plus c'est long, plus la machine était lente)"
+    ).replace(".", ",")
 
 
 def now() -> str:

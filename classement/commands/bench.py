@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     result = h.BenchResult(
         args.seasons, args.players, args.seed, workload={}, started=h.now(), machine=h.machine()
     )
+    probe_start = round(h.machine_probe(), 3)
+    result.machine["probe_start_s"] = probe_start
     raw, generated = h.ensure_workload(args.seasons, args.players, args.seed, workloads)
     if generated is not None:
         result.workload["generation_seconds"] = round(generated, 1)
@@ -178,6 +180,9 @@ def run(args: argparse.Namespace) -> int:
     ]  # fmt: skip
     if not same:
         result.notes.append("désaccords : " + " ; ".join(ratings["differences"]))
+    probe_end = round(h.machine_probe(), 3)
+    result.machine["probe_end_s"] = probe_end
+    speed = h.probe_line(probe_start, probe_end)
     path = h.write_result(result, args.results or h.RESULTS)
     w = result.workload
     print(
@@ -186,13 +191,14 @@ def run(args: argparse.Namespace) -> int:
         f"{w['results']} résultats, {w['games']} parties\n"
     )
     print(h.table(result))
+    print(f"\n{speed}")
     print("\nOù va le temps de la construction complète :")
     for name, seconds in list(result.build_steps.items())[:15]:
         print(f"  {name:<40} {seconds:7.1f} s".replace(".", ","))
     for note in result.notes:
         print(f"\n✗ {note}")
     if args.markdown:
-        print("\n" + h.table(result, markdown=True))
+        print("\n" + h.table(result, markdown=True) + f"\n\n{speed}")
     print(f"\nRésultat : {path}")
     return 0 if all(fig.met is not False for fig in result.figures) else 1
 
