@@ -121,11 +121,16 @@ def export_files(raw: Path) -> list[Path]:
     )
 
 
-def _decode(data: bytes) -> str:
+def _decoded(data: bytes, errors: str = "strict") -> tuple[str, str]:
+    """An export's text and encoding: UTF-8 (a byte-order mark dropped), else Windows-1252."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        return data.decode("cp1252", errors=errors), "cp1252"
+
+
+def _decode(data: bytes) -> str:
+    return _decoded(data, errors="replace")[0]
 
 
 def bare_read(raw: Path) -> tuple[float, int, int]:
@@ -172,10 +177,7 @@ def add_tournament(raw: Path) -> Path:
     # written as the organiser wrote the file copied: its encoding (the simulator writes
     # some exports in Windows-1252, a byte-order mark before others) and its separator
     data = source.read_bytes()
-    try:
-        text, encoding = data.decode("utf-8-sig"), "utf-8"
-    except UnicodeDecodeError:
-        text, encoding = data.decode("cp1252"), "cp1252"
+    text, encoding = _decoded(data)
     bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
     header = text.split("\n", 1)[0]
     separator = ";" if header.count(";") > header.count(",") else ","
